@@ -1,0 +1,120 @@
+"""minitorch_hooks: PyTorch's autograd and hooks, rebuilt in readable NumPy.
+
+The top level mirrors ``torch``: ``import minitorch_hooks as torch`` and a small PyTorch
+script runs unchanged. Where to read next:
+
+* ``_tensor.py``: the Tensor and its hooks;
+* ``autograd/engine.py``: the backward pass and the order in which hooks fire;
+* ``utils/hooks.py``: the one hook pattern everything shares.
+"""
+
+from __future__ import annotations
+
+import builtins
+
+from . import autograd
+from ._creation import (
+    arange,
+    as_tensor,
+    bernoulli,
+    empty,
+    empty_like,
+    eye,
+    from_numpy,
+    full,
+    full_like,
+    ones,
+    ones_like,
+    rand,
+    rand_like,
+    randint,
+    randn,
+    randn_like,
+    randperm,
+    tensor,
+    zeros,
+    zeros_like,
+)
+from ._dtype import (
+    bool,
+    double,
+    dtype,
+    float,
+    float16,
+    float32,
+    float64,
+    half,
+    int,
+    int32,
+    int64,
+    long,
+    uint8,
+)
+from ._generator import Generator
+from ._ops.conversion import clone
+from ._ops.linalg import addmm, matmul, mm
+from ._ops.pointwise import (
+    abs,
+    add,
+    clamp,
+    div,
+    eq,
+    exp,
+    ge,
+    gt,
+    isnan,
+    le,
+    log,
+    logical_not,
+    lt,
+    maximum,
+    mul,
+    ne,
+    neg,
+    pow,
+    reciprocal,
+    relu,
+    sigmoid,
+    sqrt,
+    square,
+    sub,
+    tanh,
+    where,
+)
+from ._ops.reduction import argmax, max, mean, min, norm, sum
+from ._ops.shape import (
+    cat,
+    expand,
+    flatten,
+    permute,
+    reshape,
+    squeeze,
+    stack,
+    t,
+    transpose,
+    unsqueeze,
+)
+from ._ops.softmax import log_softmax, softmax
+from ._size import Size
+from ._tensor import Tensor, device
+from ._tensor_str import get_printoptions, printoptions, set_printoptions
+from .autograd import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
+from .random import get_rng_state, initial_seed, manual_seed, seed, set_rng_state
+
+__version__ = "0.1.0"
+
+clip = clamp
+
+
+def is_tensor(obj: object) -> builtins.bool:
+    return isinstance(obj, Tensor)
+
+
+def numel(input: Tensor) -> builtins.int:
+    return input.numel()
+
+
+def get_default_dtype() -> dtype:
+    """Always float32: minitorch_hooks does not change the default dtype."""
+    return float32
+

@@ -1,0 +1,202 @@
+"""Making tensors: ``tensor``, ``zeros``, ``ones``, ``full``, ``arange``, ``eye``, random ones.
+
+Defaults follow PyTorch: Python floats become float32 (the default dtype), Python ints
+int64, bools bool.
+See https://pytorch.org/docs/stable/torch.html#creation-ops
+"""
+
+from __future__ import annotations
+
+import builtins
+import warnings
+from typing import Any
+
+import numpy as np
+
+from . import _dtype
+from ._tensor import Tensor, _shape_from, _to_array_like
+from .random import default_generator
+
+_FLOAT32 = np.dtype(np.float32)
+
+
+def _numpy_dtype(dtype: _dtype.dtype | None, default: np.dtype) -> np.dtype:
+    if dtype is None:
+        return default
+    if not isinstance(dtype, _dtype.dtype):
+        raise TypeError(f"dtype must be a torch.dtype, not {type(dtype).__name__}")
+    return dtype.numpy_type
+
+
+def _inferred_dtype(array: np.ndarray) -> np.dtype:
+    """The dtype PyTorch infers from Python data: floats are float32, ints int64."""
+    kind = array.dtype.kind
+    if kind == "f":
+        return _FLOAT32
+    if kind in "iu":
+        return np.dtype(np.int64)
+    if kind == "b":
+        return np.dtype(np.bool_)
+    raise TypeError(f"Could not infer dtype of {type(array.flat[0]).__name__}")
+
+
+def _finish(data: np.ndarray, requires_grad: bool) -> Tensor:
+    out = Tensor._wrap(data)
+    if requires_grad:
+        out.requires_grad = True  # the setter refuses non-float dtypes, as PyTorch does
+    return out
+
+
+def tensor(data: Any, *, dtype: _dtype.dtype | None = None, device: Any = None,
+           requires_grad: bool = False) -> Tensor:
+    """A new leaf tensor holding a copy of ``data`` (numbers, nested lists, arrays).
+
+    See https://pytorch.org/docs/stable/generated/torch.tensor.html
+    """
+    if isinstance(data, Tensor):
+        warnings.warn(
+            "To copy construct from a tensor, it is recommended to use sourceTensor.detach()."
+            "clone() or sourceTensor.detach().clone().requires_grad_(True), rather than "
+            "torch.tensor(sourceTensor).", UserWarning, stacklevel=2)
+    source = data._data if isinstance(data, Tensor) else data
+    if isinstance(source, np.ndarray):
+        array = np.array(source, dtype=_numpy_dtype(dtype, source.dtype))  # always a copy
+        _dtype.from_numpy_dtype(array.dtype)  # a clear error for unsupported dtypes
+    else:
+        array = np.array(_to_array_like(source))
+        array = array.astype(_numpy_dtype(dtype, _inferred_dtype(array)))
+    return _finish(array, requires_grad)
+
+
+def as_tensor(data: Any, dtype: _dtype.dtype | None = None) -> Tensor:
+    """Like ``tensor``, but a tensor of the right dtype comes back as it is."""
+    if isinstance(data, Tensor) and (dtype is None or dtype is data.dtype):
+        return data
+    return tensor(data, dtype=dtype)
+
+
+def from_numpy(array: np.ndarray) -> Tensor:
+    """A tensor sharing ``array``'s memory."""
+    _dtype.from_numpy_dtype(array.dtype)
+    return Tensor._wrap(array)
+
+
+def _filled(value: Any, size: tuple, dtype: _dtype.dtype | None, requires_grad: bool,
+            default: np.dtype = _FLOAT32) -> Tensor:
+    return _finish(np.full(_shape_from(size), value, dtype=_numpy_dtype(dtype, default)),
+                   requires_grad)
+
+
+def zeros(*size: Any, dtype: _dtype.dtype | None = None, device: Any = None,
+          requires_grad: bool = False) -> Tensor:
+    return _filled(0, size, dtype, requires_grad)
+
+
+def ones(*size: Any, dtype: _dtype.dtype | None = None, device: Any = None,
+         requires_grad: bool = False) -> Tensor:
+    return _filled(1, size, dtype, requires_grad)
+
+
+def empty(*size: Any, dtype: _dtype.dtype | None = None, device: Any = None,
+          requires_grad: bool = False) -> Tensor:
+    """Uninitialised in PyTorch; zeros here, which is one possible content."""
+    return _filled(0, size, dtype, requires_grad)
+
+
+def full(size: Any, fill_value: Any, *, dtype: _dtype.dtype | None = None, device: Any = None,
+         requires_grad: bool = False) -> Tensor:
+    default = _inferred_dtype(np.array(fill_value))
+    return _filled(fill_value, size, dtype, requires_grad, default)
+
+
+def _like(fill: Any):
+    def like(input: Tensor, *, dtype: _dtype.dtype | None = None, device: Any = None,
+             requires_grad: bool = False) -> Tensor:
+        return fill(input._data.shape, dtype=dtype or input.dtype, requires_grad=requires_grad)
+
+    like.__name__ = fill.__name__ + "_like"
+    like.__doc__ = f"``{fill.__name__}`` with the shape and dtype of ``input``."
+    return like
+
+
+zeros_like, ones_like, empty_like = _like(zeros), _like(ones), _like(empty)
+
+
+def full_like(input: Tensor, fill_value: Any, *, dtype: _dtype.dtype | None = None,
+              requires_grad: bool = False) -> Tensor:
+    return full(input._data.shape, fill_value, dtype=dtype or input.dtype,
+                requires_grad=requires_grad)
+
+
+def arange(start: float, end: float | None = None, step: float = 1, *,
+           dtype: _dtype.dtype | None = None, requires_grad: bool = False) -> Tensor:
+    """``[start, end)`` in steps; int64 when every bound is an integer, else float32."""
+    if end is None:
+        start, end = 0, start
+    integral = builtins.all(isinstance(v, int) for v in (start, end, step))
+    default = np.dtype(np.int64) if integral else _FLOAT32
+    values = np.arange(start, end, step, dtype=np.float64 if not integral else np.int64)
+    return _finish(values.astype(_numpy_dtype(dtype, default)), requires_grad)
+
+
+def eye(n: int, m: int | None = None, *, dtype: _dtype.dtype | None = None,
+        requires_grad: bool = False) -> Tensor:
+    return _finish(np.eye(n, m, dtype=_numpy_dtype(dtype, _FLOAT32)),
+                   requires_grad)
+
+
+# -- random tensors: the generator in ``_generator.py`` draws exactly as PyTorch's ---------
+
+def _random(size: tuple, dtype: _dtype.dtype | None, requires_grad: bool,
+            generator: Any, fill: str, *args: Any) -> Tensor:
+    data = np.empty(_shape_from(size), dtype=_numpy_dtype(dtype, _FLOAT32))
+    getattr(generator or default_generator, fill)(data, *args)
+    return _finish(data, requires_grad)
+
+
+def rand(*size: Any, generator: Any = None, dtype: _dtype.dtype | None = None,
+         device: Any = None, requires_grad: bool = False) -> Tensor:
+    """Uniform samples in ``[0, 1)``."""
+    return _random(size, dtype, requires_grad, generator, "_uniform_", 0.0, 1.0)
+
+
+def randn(*size: Any, generator: Any = None, dtype: _dtype.dtype | None = None,
+          device: Any = None, requires_grad: bool = False) -> Tensor:
+    """Standard normal samples."""
+    return _random(size, dtype, requires_grad, generator, "_normal_", 0.0, 1.0)
+
+
+def rand_like(input: Tensor, *, dtype: _dtype.dtype | None = None,
+              requires_grad: bool = False) -> Tensor:
+    return rand(input._data.shape, dtype=dtype or input.dtype, requires_grad=requires_grad)
+
+
+def randn_like(input: Tensor, *, dtype: _dtype.dtype | None = None,
+               requires_grad: bool = False) -> Tensor:
+    return randn(input._data.shape, dtype=dtype or input.dtype, requires_grad=requires_grad)
+
+
+def randint(low: int, high: int | None = None, size: Any = None, *, generator: Any = None,
+            dtype: _dtype.dtype | None = None) -> Tensor:
+    """Integers in ``[low, high)`` (``randint(high, size)`` starts at 0)."""
+    if size is None:
+        low, high, size = 0, low, high
+    data = np.empty(_shape_from(size), dtype=_numpy_dtype(dtype, np.dtype(np.int64)))
+    (generator or default_generator)._random_(data, low, high)
+    return Tensor._wrap(data)
+
+
+def randperm(n: int, *, generator: Any = None, dtype: _dtype.dtype | None = None) -> Tensor:
+    """A random permutation of ``0 .. n-1``."""
+    data = (generator or default_generator)._randperm(n)
+    return Tensor._wrap(data.astype(_numpy_dtype(dtype, np.dtype(np.int64)), copy=False))
+
+
+def bernoulli(input: Tensor, p: float | None = None, *, generator: Any = None) -> Tensor:
+    """0/1 samples: with probability ``input`` element-wise, or ``p`` for every element."""
+    gen = generator or default_generator
+    if p is None:
+        return Tensor._wrap(gen._bernoulli_tensor(input._data))
+    data = np.empty_like(input._data)
+    gen._bernoulli_(data, p)
+    return Tensor._wrap(data)

@@ -1,0 +1,67 @@
+"""Every tensor operation, and the Tensor methods and operators that call them.
+
+The operations are plain functions (``mul(a, b)``); this module attaches them to
+:class:`~minitorch_hooks._tensor.Tensor` so that ``a * b`` and ``a.mul(b)`` work as in
+PyTorch.
+"""
+
+from __future__ import annotations
+
+from .._tensor import Tensor
+from . import conversion, inplace, linalg, pointwise, reduction, shape, softmax
+
+
+def _swap(operation):
+    """The reflected operator: ``2 * t`` calls ``t.__rmul__(2)``, which is ``mul(2, t)``."""
+    def reflected(self, other):
+        return operation(other, self)
+
+    return reflected
+
+
+_METHODS = {
+    # arithmetic and its operators
+    "add": pointwise.add, "__add__": pointwise.add, "__radd__": _swap(pointwise.add),
+    "sub": pointwise.sub, "__sub__": pointwise.sub, "__rsub__": pointwise._rsub,
+    "mul": pointwise.mul, "__mul__": pointwise.mul, "__rmul__": _swap(pointwise.mul),
+    "div": pointwise.div, "__truediv__": pointwise.div, "__rtruediv__": pointwise._rdiv,
+    "pow": pointwise.pow, "__pow__": pointwise.pow, "__rpow__": _swap(pointwise.pow),
+    "matmul": linalg.matmul, "__matmul__": linalg.matmul,
+    "__rmatmul__": _swap(linalg.matmul), "mm": linalg.mm,
+    "neg": pointwise.neg, "__neg__": pointwise.neg, "reciprocal": pointwise.reciprocal,
+    "square": pointwise.square, "abs": pointwise.abs, "__abs__": pointwise.abs,
+    "exp": pointwise.exp, "log": pointwise.log, "sqrt": pointwise.sqrt,
+    "relu": pointwise.relu, "tanh": pointwise.tanh, "sigmoid": pointwise.sigmoid,
+    "clamp": pointwise.clamp, "clip": pointwise.clamp, "maximum": pointwise.maximum,
+    # comparisons
+    "eq": pointwise.eq, "__eq__": pointwise.eq, "ne": pointwise.ne, "__ne__": pointwise.ne,
+    "lt": pointwise.lt, "__lt__": pointwise.lt, "le": pointwise.le, "__le__": pointwise.le,
+    "gt": pointwise.gt, "__gt__": pointwise.gt, "ge": pointwise.ge, "__ge__": pointwise.ge,
+    "logical_not": pointwise.logical_not, "isnan": pointwise.isnan,
+    # reductions
+    "sum": reduction.sum, "mean": reduction.mean, "max": reduction.max,
+    "min": reduction.min, "argmax": reduction.argmax, "norm": reduction.norm,
+    "softmax": softmax.softmax, "log_softmax": softmax.log_softmax,
+    # shapes and views
+    "view": shape.view, "reshape": shape.reshape, "flatten": shape.flatten,
+    "permute": shape.permute, "transpose": shape.transpose, "t": shape.t,
+    "unsqueeze": shape.unsqueeze, "squeeze": shape.squeeze, "expand": shape.expand,
+    "__getitem__": shape.getitem,
+    # copies and conversions
+    "clone": conversion.clone, "contiguous": conversion.contiguous, "to": conversion.to,
+    "float": conversion.float, "double": conversion.double, "half": conversion.half,
+    "long": conversion.long, "int": conversion.int, "bool": conversion.bool,
+    "type_as": conversion.type_as,
+    # in place
+    "add_": inplace.add_, "__iadd__": inplace.add_, "sub_": inplace.sub_,
+    "__isub__": inplace.sub_, "mul_": inplace.mul_, "__imul__": inplace.mul_,
+    "div_": inplace.div_, "__itruediv__": inplace.div_, "pow_": inplace.pow_,
+    "neg_": inplace.neg_, "exp_": inplace.exp_, "relu_": inplace.relu_,
+    "tanh_": inplace.tanh_, "sigmoid_": inplace.sigmoid_, "clamp_": inplace.clamp_,
+    "fill_": inplace.fill_, "zero_": inplace.zero_, "copy_": inplace.copy_,
+}
+
+for _name, _operation in _METHODS.items():
+    setattr(Tensor, _name, _operation)
+Tensor.T = property(shape._T)
+Tensor.mT = property(lambda self: shape.transpose(self, -2, -1))

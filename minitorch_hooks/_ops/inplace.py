@@ -1,0 +1,149 @@
+"""In-place operations (``add_``, ``mul_``, ``zero_``, ...) and PyTorch's guards on them.
+
+Changing a tensor in place is where autograd can silently go wrong, so PyTorch refuses or
+detects the dangerous cases, and so do we:
+
+* a leaf that requires grad cannot be changed in place while the graph is being recorded
+  (its old value is what the gradient is about); under ``no_grad`` it can, which is how
+  optimisers update weights;
+* every in-place change bumps the tensor's version counter; a node that saved the tensor
+  for backward notices the new version and raises instead of using the wrong values.
+
+With recording on, the tensor is rebased onto a new node, as in PyTorch: ``y.add_(1)``
+gives ``y`` the grad_fn ``AddBackward0`` whose input is ``y``'s previous value.
+See https://pytorch.org/docs/stable/notes/autograd.html#in-place-operations-with-autograd
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from .. import _dtype
+from .._tensor import Tensor
+from ..autograd.grad_mode import _State, no_grad
+from ..autograd.graph import Node
+from . import pointwise
+from ._record import record, value_of
+
+
+def check_in_place(tensor: Tensor) -> None:
+    """Refuse the in-place changes that would corrupt the recorded graph."""
+    if not _State.enabled:
+        return
+    if tensor._requires_grad and tensor.grad_fn is None:
+        raise RuntimeError(
+            "a leaf Variable that requires grad is being used in an in-place operation.")
+    base = tensor._base
+    if base is not None and base._requires_grad:
+        if base.grad_fn is None:
+            raise RuntimeError("a view of a leaf Variable that requires grad is being used in "
+                               "an in-place operation.")
+        raise NotImplementedError(
+            "minitorch_hooks does not record in-place operations on views of tensors that "
+            "require grad (PyTorch's CopySlices); apply the operation out of place instead")
+
+
+def bump_version(tensor: Tensor) -> None:
+    tensor._version_counter[0] += 1
+
+
+def apply_in_place(tensor: Tensor, operation: Callable[..., Tensor], *args: Any) -> Tensor:
+    """Run ``operation(tensor, *args)`` out of place, then write the result into
+    ``tensor``'s memory and, when recording, make its node the tensor's grad_fn."""
+    check_in_place(tensor)
+    recording = _State.enabled and (
+        tensor._requires_grad or any(getattr(a, "_requires_grad", False) for a in args))
+    if recording:
+        # The node must see the value from before the change: give it a copy of it that
+        # keeps the tensor's place in the graph.
+        previous = Tensor._wrap(tensor._data.copy(), tensor._requires_grad)
+        previous.grad_fn, previous._output_nr = tensor.grad_fn, tensor._output_nr
+        result = operation(previous, *args)
+    else:
+        with no_grad():
+            result = operation(tensor, *args)
+    _write(tensor, result._data)
+    if recording:
+        tensor.grad_fn, tensor._output_nr, tensor._requires_grad = result.grad_fn, 0, True
+    return tensor
+
+
+def _write(tensor: Tensor, values: np.ndarray) -> None:
+    try:
+        np.copyto(tensor._data, values, casting="same_kind")
+    except TypeError:
+        result = _dtype.from_numpy_dtype(values.dtype).scalar_name
+        raise RuntimeError(f"result type {result} can't be cast to the desired output type "
+                           f"{tensor.dtype.scalar_name}") from None
+    except ValueError:
+        raise RuntimeError(f"output with shape {list(tensor.shape)} doesn't match the broadcast "
+                           f"shape {list(np.shape(values))}") from None
+    bump_version(tensor)
+
+
+def _in_place(operation: Callable[..., Tensor]) -> Callable[..., Tensor]:
+    def method(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+        return apply_in_place(self, lambda t, *a: operation(t, *a, **kwargs), *args)
+
+    method.__name__ = operation.__name__ + "_"
+    method.__doc__ = f"In-place ``{operation.__name__}``; returns the tensor itself."
+    return method
+
+
+add_ = _in_place(pointwise.add)
+sub_ = _in_place(pointwise.sub)
+mul_ = _in_place(pointwise.mul)
+div_ = _in_place(pointwise.div)
+pow_ = _in_place(pointwise.pow)
+neg_ = _in_place(pointwise.neg)
+exp_ = _in_place(pointwise.exp)
+relu_ = _in_place(pointwise.relu)
+tanh_ = _in_place(pointwise.tanh)
+sigmoid_ = _in_place(pointwise.sigmoid)
+clamp_ = _in_place(pointwise.clamp)
+
+
+class FillBackward0(Node):
+    __slots__ = ()
+
+    def backward(self, grad):
+        return np.zeros_like(grad)
+
+
+def fill_(self: Tensor, value: Any) -> Tensor:
+    """Set every element to ``value`` (a number or a 0-d tensor)."""
+    def filled(t: Tensor, v: Any) -> Tensor:
+        return record(np.full_like(t._data, value_of(v)), FillBackward0, (t,))
+
+    return apply_in_place(self, filled, value)
+
+
+def zero_(self: Tensor) -> Tensor:
+    return fill_(self, 0)
+
+
+class CopyBackwards(Node):
+    __slots__ = ()
+
+    def backward(self, grad):
+        return np.zeros_like(grad), grad
+
+
+def copy_(self: Tensor, src: Tensor) -> Tensor:
+    """Copy ``src``'s values (broadcast to this shape, cast to this dtype) into this tensor."""
+    def copied(t: Tensor, s: Tensor) -> Tensor:
+        values = np.broadcast_to(s._data, t._data.shape).astype(t._data.dtype)
+        return record(values, CopyBackwards, (t, s))
+
+    return apply_in_place(self, copied, src)
+
+
+def fill_random_(self: Tensor, kernel: Callable[[np.ndarray], None]) -> Tensor:
+    """Run a random-number kernel over this tensor's memory, with the in-place guards."""
+    check_in_place(self)
+    kernel(self._data)
+    bump_version(self)
+    return self

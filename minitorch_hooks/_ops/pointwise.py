@@ -1,0 +1,368 @@
+"""Element-wise operations and their derivatives.
+
+Each node's ``backward`` is the chain rule for one operation, written on NumPy arrays, as
+in micrograd: the gradient of the output times the local derivative. Broadcasting is
+undone by the engine, so a formula may return a gradient of the broadcast shape.
+See https://pytorch.org/docs/stable/torch.html#pointwise-ops
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .._tensor import Tensor
+from ..autograd.graph import Node
+from ._record import as_number, promote, record, value_of
+
+
+def _broadcast_check(a: Any, b: Any) -> None:
+    """PyTorch's message for shapes that do not broadcast (NumPy's is different)."""
+    shape_a, shape_b = np.shape(a), np.shape(b)
+    for i in range(1, min(len(shape_a), len(shape_b)) + 1):
+        size_a, size_b = shape_a[-i], shape_b[-i]
+        if size_a != size_b and size_a != 1 and size_b != 1:
+            dim = max(len(shape_a), len(shape_b)) - i
+            raise RuntimeError(f"The size of tensor a ({size_a}) must match the size of tensor "
+                               f"b ({size_b}) at non-singleton dimension {dim}")
+
+
+def _binary(x: Any, y: Any, compute: Any) -> np.ndarray:
+    a, b = promote(x, y)
+    try:
+        return compute(a, b)
+    except ValueError:
+        _broadcast_check(a, b)
+        raise
+
+
+# -- arithmetic ---------------------------------------------------------------------------
+
+class AddBackward0(Node):
+    __slots__ = ("alpha",)
+
+    def backward(self, grad):
+        return grad, (grad if self.alpha == 1 else grad * self.alpha)
+
+
+def add(input: Any, other: Any, *, alpha: float = 1) -> Tensor:
+    """``input + alpha * other``."""
+    if alpha == 1:
+        data = _binary(input, other, np.add)
+    else:
+        data = _binary(input, other, lambda a, b: a + alpha * b)
+    return record(data, AddBackward0, (input, other), alpha=alpha)
+
+
+class SubBackward0(Node):
+    __slots__ = ("alpha",)
+
+    def backward(self, grad):
+        return grad, -grad if self.alpha == 1 else -grad * self.alpha
+
+
+def sub(input: Any, other: Any, *, alpha: float = 1) -> Tensor:
+    """``input - alpha * other``."""
+    if alpha == 1:
+        data = _binary(input, other, np.subtract)
+    else:
+        data = _binary(input, other, lambda a, b: a - alpha * b)
+    return record(data, SubBackward0, (input, other), alpha=alpha)
+
+
+class RsubBackward1(Node):
+    __slots__ = ()
+
+    def backward(self, grad):
+        return -grad
+
+
+def _rsub(self: Tensor, other: Any) -> Tensor:
+    """``number - tensor``: one input, as PyTorch records it."""
+    return record(_binary(other, self, np.subtract), RsubBackward1, (self,))
+
+
+class MulBackward0(Node):
+    __slots__ = ()
+
+    def backward(self, grad):
+        a, b = self.saved_arrays()
+        return grad * b, grad * a
+
+
+def mul(input: Any, other: Any) -> Tensor:
+    return record(_binary(input, other, np.multiply), MulBackward0, (input, other),
+                  saved=(input, other))
+
+
+class DivBackward0(Node):
+    __slots__ = ()
+
+    def backward(self, grad):
+        a, b = self.saved_arrays()
+        return grad / b, -grad * a / (b * b)
+
+
+def div(input: Any, other: Any) -> Tensor:
+    """True division: integer tensors divide to float32, as in PyTorch."""
+    def true_divide(a, b):
+        if np.result_type(a, b).kind != "f":
+            a = np.asarray(a, dtype=np.float32)
+        return np.true_divide(a, b)
+
+    return record(_binary(input, other, true_divide), DivBackward0, (input, other),
+                  saved=(input, other))
+
+
+class ReciprocalBackward0(Node):
+    __slots__ = ()
+
+    def backward(self, grad):
+        (result,) = self.saved_arrays()
+        return -grad * result * result
+
+
+def reciprocal(input: Tensor) -> Tensor:
+    data = input._data if input._data.dtype.kind == "f" else input._data.astype(np.float32)
+    return record(1 / data, ReciprocalBackward0, (input,), save_output=True)
+
+
+def _rdiv(self: Tensor, other: Any) -> Tensor:
+    """``number / tensor`` is ``reciprocal(tensor) * number`` in PyTorch's graph."""
+    return mul(reciprocal(self), other)
+
+
+class PowBackward0(Node):
+    __slots__ = ("exponent",)
+
+    def backward(self, grad):
+        (base,) = self.saved_arrays()
+        if self.exponent == 0:
+            return np.zeros_like(grad)
+        return grad * self.exponent * base ** (self.exponent - 1)
+
+
+class PowBackward1(Node):
+    __slots__ = ()
+
+    def backward(self, grad):
+        base, exponent, result = self.saved_arrays()
+        grad_base = grad * exponent * base ** (exponent - 1)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            log_base = np.where(base > 0, np.log(np.where(base > 0, base, 1)), 0)
+        return grad_base, grad * result * log_base
+
+
+class PowBackward2(Node):
+    __slots__ = ("base",)
+
+    def backward(self, grad):
+        (result,) = self.saved_arrays()
+        return grad * result * np.log(self.base)
+
+
+def pow(input: Any, exponent: Any) -> Tensor:  # noqa: A001 - torch's name
+    """``input ** exponent`` for a tensor or number on either side."""
+    if not isinstance(input, Tensor):
+        base = as_number(input)
+        return record(_binary(base, exponent, np.power), PowBackward2, (exponent,),
+                      save_output=True, base=base)
+    if isinstance(exponent, Tensor):
+        return record(_binary(input, exponent, np.power), PowBackward1, (input, exponent),
+                      saved=(input, exponent), save_output=True)
+    exponent = as_number(exponent)
+    return record(_binary(input, exponent, np.power), PowBackward0, (input,), saved=(input,),
+                  exponent=exponent)
+
+
+def square(input: Tensor) -> Tensor:
+    return pow(input, 2)
+
+
+class NegBackward0(Node):
+    __slots__ = ()
+
+    def backward(self, grad):
+        return -grad
+
+
+def neg(input: Tensor) -> Tensor:
+    return record(np.negative(input._data), NegBackward0, (input,))
+
+
+# -- functions of one tensor --------------------------------------------------------------
+
+def _floating(input: Tensor) -> np.ndarray:
+    """Values to apply a floating-point function to: integers become float32 first."""
+    data = input._data
+    return data if data.dtype.kind == "f" else data.astype(np.float32)
+
+
+class ExpBackward0(Node):
+    __slots__ = ()
+
+    def backward(self, grad):
+        (result,) = self.saved_arrays()
+        return grad * result
+
+
+def exp(input: Tensor) -> Tensor:
+    return record(np.exp(_floating(input)), ExpBackward0, (input,), save_output=True)
+
+
+class LogBackward0(Node):
+    __slots__ = ()
+
+    def backward(self, grad):
+        (x,) = self.saved_arrays()
+        return grad / x
+
+
+def log(input: Tensor) -> Tensor:
+    with np.errstate(divide="ignore", invalid="ignore"):
+        data = np.log(_floating(input))
+    return record(data, LogBackward0, (input,), saved=(input,))
+
+
+class SqrtBackward0(Node):
+    __slots__ = ()
+
+    def backward(self, grad):
+        (result,) = self.saved_arrays()
+        return grad / (2 * result)
+
+
+def sqrt(input: Tensor) -> Tensor:
+    with np.errstate(invalid="ignore"):
+        data = np.sqrt(_floating(input))
+    return record(data, SqrtBackward0, (input,), save_output=True)
+
+
+class AbsBackward0(Node):
+    __slots__ = ()
+
+    def backward(self, grad):
+        (x,) = self.saved_arrays()
+        return grad * np.sign(x)
+
+
+def abs(input: Tensor) -> Tensor:  # noqa: A001 - torch's name
+    return record(np.abs(input._data), AbsBackward0, (input,), saved=(input,))
+
+
+class ReluBackward0(Node):
+    __slots__ = ()
+
+    def backward(self, grad):
+        (result,) = self.saved_arrays()
+        return grad * (result > 0)
+
+
+def relu(input: Tensor) -> Tensor:
+    data = input._data
+    return record(np.maximum(data, data.dtype.type(0)), ReluBackward0, (input,),
+                  save_output=True)
+
+
+class TanhBackward0(Node):
+    __slots__ = ()
+
+    def backward(self, grad):
+        (result,) = self.saved_arrays()
+        return grad * (1 - result * result)
+
+
+def tanh(input: Tensor) -> Tensor:
+    return record(np.tanh(_floating(input)), TanhBackward0, (input,), save_output=True)
+
+
+class SigmoidBackward0(Node):
+    __slots__ = ()
+
+    def backward(self, grad):
+        (result,) = self.saved_arrays()
+        return grad * result * (1 - result)
+
+
+def sigmoid(input: Tensor) -> Tensor:
+    x = _floating(input)
+    with np.errstate(over="ignore"):
+        data = 1 / (1 + np.exp(-x))
+    return record(data.astype(x.dtype, copy=False), SigmoidBackward0, (input,),
+                  save_output=True)
+
+
+class ClampBackward1(Node):
+    __slots__ = ("min", "max")
+
+    def backward(self, grad):
+        (x,) = self.saved_arrays()
+        inside = np.ones(x.shape, dtype=bool)
+        if self.min is not None:
+            inside &= x >= self.min
+        if self.max is not None:
+            inside &= x <= self.max
+        return grad * inside
+
+
+def clamp(input: Tensor, min: float | None = None, max: float | None = None) -> Tensor:  # noqa: A002
+    """Limit values to ``[min, max]``; the gradient passes only where no limit applied."""
+    if min is None and max is None:
+        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    data = np.clip(input._data, min, max)
+    return record(data.astype(input._data.dtype, copy=False), ClampBackward1, (input,),
+                  saved=(input,), min=min, max=max)
+
+
+class WhereBackward0(Node):
+    __slots__ = ("condition",)
+
+    def backward(self, grad):
+        zero = np.zeros((), dtype=grad.dtype)
+        return np.where(self.condition, grad, zero), np.where(self.condition, zero, grad)
+
+
+def where(condition: Tensor, input: Any, other: Any) -> Tensor:
+    """Pick from ``input`` where ``condition`` holds, from ``other`` elsewhere."""
+    a, b = promote(input, other)
+    data = np.where(condition._data, a, b)
+    return record(data, WhereBackward0, (input, other), condition=condition._data)
+
+
+class MaximumBackward0(Node):
+    __slots__ = ()
+
+    def backward(self, grad):
+        a, b = self.saved_arrays()
+        # Ties split the gradient evenly, as PyTorch does.
+        share_a = (a > b) + 0.5 * (a == b)
+        return grad * share_a, grad * (1 - share_a)
+
+
+def maximum(input: Tensor, other: Tensor) -> Tensor:
+    return record(_binary(input, other, np.maximum), MaximumBackward0, (input, other),
+                  saved=(input, other))
+
+
+# -- comparisons (no gradient) --------------------------------------------------------------
+
+def _comparison(ufunc: np.ufunc):
+    def compare(input: Tensor, other: Any) -> Tensor:
+        return Tensor._wrap(_binary(input, other, ufunc))
+
+    compare.__name__ = ufunc.__name__
+    return compare
+
+
+eq, ne = _comparison(np.equal), _comparison(np.not_equal)
+lt, le = _comparison(np.less), _comparison(np.less_equal)
+gt, ge = _comparison(np.greater), _comparison(np.greater_equal)
+
+
+def logical_not(input: Tensor) -> Tensor:
+    return Tensor._wrap(np.logical_not(input._data))
+
+
+def isnan(input: Tensor) -> Tensor:
+    return Tensor._wrap(np.isnan(value_of(input)))

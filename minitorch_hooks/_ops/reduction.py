@@ -1,0 +1,209 @@
+"""Reductions: ``sum``, ``mean``, ``max``/``min``, ``norm``.
+
+A reduction's backward spreads the output gradient back over the elements that were
+reduced: every element for ``sum``, equal shares for ``mean``, only the winners for
+``max``/``min``.
+See https://pytorch.org/docs/stable/torch.html#reduction-ops
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from .._tensor import Tensor, _wrap_dim
+from ..autograd.graph import Node
+from ._record import record
+
+Dims = int | Sequence[int] | None
+
+# ``x.max(dim)`` returns this pair, as PyTorch's ``torch.return_types.max`` does.
+values_indices = namedtuple("values_indices", ["values", "indices"])
+
+
+def _axes(dim: Dims, ndim: int) -> tuple[int, ...] | None:
+    if dim is None:
+        return None
+    dims = (dim,) if isinstance(dim, int) else tuple(dim)
+    return tuple(_wrap_dim(d, ndim) for d in dims)
+
+
+def _expand_back(grad: np.ndarray, shape: tuple[int, ...], axes: tuple[int, ...] | None,
+                 keepdim: bool) -> np.ndarray:
+    """Re-insert reduced dimensions so the gradient broadcasts over the input's shape."""
+    if axes is not None and not keepdim:
+        grad = np.expand_dims(grad, axes)
+    return np.broadcast_to(grad, shape)
+
+
+class SumBackward0(Node):
+    __slots__ = ("shape",)
+
+    def backward(self, grad):
+        return np.broadcast_to(grad, self.shape)
+
+
+class SumBackward1(Node):
+    __slots__ = ("shape", "axes", "keepdim")
+
+    def backward(self, grad):
+        return _expand_back(grad, self.shape, self.axes, self.keepdim)
+
+
+def sum(input: Tensor, dim: Dims = None, keepdim: bool = False, *,  # noqa: A001
+        dtype: Any = None) -> Tensor:
+    """Sum over ``dim`` (all elements when omitted). Integers and bools sum to int64."""
+    data = input._data
+    if dtype is not None:
+        data = data.astype(dtype.numpy_type)
+    elif data.dtype.kind in "biu":
+        data = data.astype(np.int64)
+    if dim is None:
+        return record(data.sum(), SumBackward0, (input,), shape=data.shape)
+    axes = _axes(dim, data.ndim)
+    return record(data.sum(axis=axes, keepdims=keepdim), SumBackward1, (input,),
+                  shape=data.shape, axes=axes, keepdim=keepdim)
+
+
+class MeanBackward0(Node):
+    __slots__ = ("shape",)
+
+    def backward(self, grad):
+        return np.broadcast_to(grad / max(int(np.prod(self.shape)), 1), self.shape)
+
+
+class MeanBackward1(Node):
+    __slots__ = ("shape", "axes", "keepdim")
+
+    def backward(self, grad):
+        count = int(np.prod([self.shape[a] for a in self.axes]))
+        return _expand_back(grad / count, self.shape, self.axes, self.keepdim)
+
+
+def mean(input: Tensor, dim: Dims = None, keepdim: bool = False) -> Tensor:
+    data = input._data
+    if data.dtype.kind != "f":
+        raise RuntimeError(
+            "mean(): could not infer output dtype. Input dtype must be either a floating "
+            f"point or complex dtype. Got: {input.dtype.scalar_name}")
+    if dim is None:
+        return record(data.mean(dtype=data.dtype), MeanBackward0, (input,), shape=data.shape)
+    axes = _axes(dim, data.ndim)
+    return record(data.mean(axis=axes, keepdims=keepdim, dtype=data.dtype), MeanBackward1,
+                  (input,), shape=data.shape, axes=axes, keepdim=keepdim)
+
+
+class _AllExtremumBackward(Node):
+    """``x.max()``: the gradient is shared evenly among the elements equal to the max."""
+
+    __slots__ = ()
+
+    def backward(self, grad):
+        x, result = self.saved_arrays()
+        winners = x == result
+        return grad * winners / winners.sum()
+
+
+class MaxBackward1(_AllExtremumBackward):
+    __slots__ = ()
+
+
+class MinBackward1(_AllExtremumBackward):
+    __slots__ = ()
+
+
+class _DimExtremumBackward(Node):
+    """``x.max(dim)``: the gradient goes to the one index that won along ``dim``."""
+
+    __slots__ = ("shape", "axis", "keepdim", "indices")
+
+    def backward(self, grad):
+        indices = self.indices if self.keepdim else np.expand_dims(self.indices, self.axis)
+        if not self.keepdim:
+            grad = np.expand_dims(grad, self.axis)
+        grad_input = np.zeros(self.shape, dtype=grad.dtype)
+        np.put_along_axis(grad_input, indices, grad, axis=self.axis)
+        return grad_input
+
+
+class MaxBackward0(_DimExtremumBackward):
+    __slots__ = ()
+
+
+class MinBackward0(_DimExtremumBackward):
+    __slots__ = ()
+
+
+def _extremum(input: Tensor, dim: Any, keepdim: bool, largest: bool) -> Any:
+    data = input._data
+    name = "max" if largest else "min"
+    if isinstance(dim, Tensor):  # x.max(other) is the element-wise maximum
+        from .pointwise import maximum
+
+        if not largest:
+            raise NotImplementedError("minitorch_hooks does not implement torch.minimum")
+        return maximum(input, dim)
+    if data.size == 0:
+        raise RuntimeError(f"{name}(): Expected reduction dim to be specified for input.numel() "
+                           "== 0. Specify the reduction dim with the 'dim' argument.")
+    if dim is None:
+        result = data.max() if largest else data.min()
+        node_type = MaxBackward1 if largest else MinBackward1
+        out = record(result, node_type, (input,), saved=(input,), save_output=True)
+        return out
+    axis = _wrap_dim(dim, data.ndim)
+    indices = (data.argmax if largest else data.argmin)(axis=axis, keepdims=keepdim)
+    values = np.take_along_axis(data, indices if keepdim else np.expand_dims(indices, axis),
+                                axis=axis)
+    if not keepdim:
+        values = values.squeeze(axis)
+    node_type = MaxBackward0 if largest else MinBackward0
+    out = record(values, node_type, (input,), shape=data.shape, axis=axis, keepdim=keepdim,
+                 indices=indices)
+    return values_indices(out, Tensor._wrap(indices.astype(np.int64)))
+
+
+def max(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:  # noqa: A001
+    """The largest value, or ``(values, indices)`` along ``dim``."""
+    return _extremum(input, dim, keepdim, largest=True)
+
+
+def min(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:  # noqa: A001
+    """The smallest value, or ``(values, indices)`` along ``dim``."""
+    return _extremum(input, dim, keepdim, largest=False)
+
+
+def argmax(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
+    data = input._data
+    if dim is None:
+        return Tensor._wrap(np.int64(data.argmax()))
+    return Tensor._wrap(data.argmax(axis=_wrap_dim(dim, data.ndim), keepdims=keepdim))
+
+
+class LinalgVectorNormBackward0(Node):
+    __slots__ = ("axes", "keepdim")
+
+    def backward(self, grad):
+        x, norm = self.saved_arrays()
+        if self.axes is not None and not self.keepdim:
+            grad, norm = np.expand_dims(grad, self.axes), np.expand_dims(norm, self.axes)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            scale = np.where(norm == 0, 0, grad / norm)
+        return x * scale
+
+
+def norm(input: Tensor, p: float = 2, dim: Dims = None, keepdim: bool = False) -> Tensor:
+    """The Euclidean (``p=2``) norm, over everything or along ``dim``."""
+    if p != 2 and p != "fro":
+        raise NotImplementedError("minitorch_hooks implements only the 2-norm")
+    data = input._data
+    if data.dtype.kind != "f":
+        raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor "
+                           f"as input. Got {input.dtype.scalar_name}")
+    axes = _axes(dim, data.ndim)
+    result = np.sqrt((data * data).sum(axis=axes, keepdims=keepdim)).astype(data.dtype)
+    return record(result, LinalgVectorNormBackward0, (input,), saved=(input,),
+                  save_output=True, axes=axes, keepdim=keepdim)

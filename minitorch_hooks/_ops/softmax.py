@@ -1,0 +1,56 @@
+"""``softmax`` and ``log_softmax`` along a dimension, computed stably.
+
+Subtracting the maximum first keeps ``exp`` from overflowing; the result is the same.
+See https://pytorch.org/docs/stable/generated/torch.nn.functional.softmax.html
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._tensor import Tensor, _wrap_dim
+from ..autograd.graph import Node
+from ._record import record
+
+
+def _log_softmax_values(x: np.ndarray, axis: int) -> np.ndarray:
+    shifted = x - x.max(axis=axis, keepdims=True)
+    return shifted - np.log(np.exp(shifted).sum(axis=axis, keepdims=True))
+
+
+class SoftmaxBackward0(Node):
+    __slots__ = ("axis",)
+
+    def backward(self, grad):
+        (y,) = self.saved_arrays()
+        return y * (grad - (grad * y).sum(axis=self.axis, keepdims=True))
+
+
+def softmax(input: Tensor, dim: int, dtype: object = None) -> Tensor:
+    """``exp(x) / sum(exp(x))`` along ``dim``."""
+    x = input._data if dtype is None else input._data.astype(dtype.numpy_type)
+    if x.ndim == 0:
+        return record(np.ones_like(x), SoftmaxBackward0, (input,), save_output=True, axis=None)
+    axis = _wrap_dim(dim, x.ndim)
+    shifted = np.exp(x - x.max(axis=axis, keepdims=True))
+    return record(shifted / shifted.sum(axis=axis, keepdims=True), SoftmaxBackward0, (input,),
+                  save_output=True, axis=axis)
+
+
+class LogSoftmaxBackward0(Node):
+    __slots__ = ("axis",)
+
+    def backward(self, grad):
+        (result,) = self.saved_arrays()
+        return grad - np.exp(result) * grad.sum(axis=self.axis, keepdims=True)
+
+
+def log_softmax(input: Tensor, dim: int, dtype: object = None) -> Tensor:
+    """``x - log(sum(exp(x)))`` along ``dim``, without computing ``softmax`` first."""
+    x = input._data if dtype is None else input._data.astype(dtype.numpy_type)
+    if x.ndim == 0:
+        return record(np.zeros_like(x), LogSoftmaxBackward0, (input,), save_output=True,
+                      axis=None)
+    axis = _wrap_dim(dim, x.ndim)
+    return record(_log_softmax_values(x, axis), LogSoftmaxBackward0, (input,),
+                  save_output=True, axis=axis)

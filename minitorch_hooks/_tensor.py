@@ -1,0 +1,405 @@
+"""The Tensor: a NumPy array plus what autograd needs to send gradients back to it.
+
+A tensor holds its values (``_data``), whether gradients should flow to it
+(``requires_grad``), the node that produced it (``grad_fn``; ``None`` for a leaf), and its
+hooks. Operations live in ``minitorch_hooks/_ops/`` and are attached as methods there.
+See https://pytorch.org/docs/stable/tensors.html
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections import OrderedDict
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+import numpy as np
+
+from . import _dtype
+from ._size import Size
+from .utils.hooks import RemovableHandle
+
+_NON_LEAF_GRAD_WARNING = (
+    "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
+    "attribute won't be populated during autograd.backward(). If you indeed want the .grad "
+    "field to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. "
+    "If you access the non-leaf Tensor by mistake, make sure you access the leaf Tensor "
+    "instead. See github.com/pytorch/pytorch/pull/30531 for more information."
+)
+
+
+class device:  # noqa: N801 - torch's name
+    """Where a tensor lives. minitorch_hooks has one device, the CPU."""
+
+    __slots__ = ("type",)
+
+    def __init__(self, type: str = "cpu") -> None:  # noqa: A002 - torch's argument name
+        if str(type) != "cpu":
+            raise RuntimeError(f"minitorch_hooks runs on the CPU only, not on '{type}'")
+        self.type = "cpu"
+
+    def __repr__(self) -> str:
+        return "device(type='cpu')"
+
+    def __str__(self) -> str:
+        return "cpu"
+
+    def __eq__(self, other: object) -> bool:
+        return str(other) == "cpu"
+
+    def __hash__(self) -> int:
+        return hash("cpu")
+
+
+_CPU = device()
+
+
+class Tensor:
+    """An n-dimensional array that records the operations applied to it.
+
+    ``Tensor([1., 2.])`` is PyTorch's legacy constructor (always float32);
+    ``minitorch_hooks.tensor(...)`` is the usual one.
+    """
+
+    __slots__ = ("_data", "_requires_grad", "_grad", "grad_fn", "_output_nr",
+                 "_version_counter", "_backward_hooks", "_post_accumulate_grad_hooks",
+                 "_grad_accumulator", "_retains_grad", "_base", "__weakref__", "__dict__")
+
+    def __init__(self, *args: Any) -> None:
+        if len(args) == 1 and not isinstance(args[0], int):
+            data = np.array(_to_array_like(args[0]), dtype=np.float32)
+        else:  # Tensor(2, 3): a float32 tensor of that shape (zeros here; PyTorch leaves it
+            data = np.zeros(_shape_from(args), dtype=np.float32)  # uninitialised)
+        self._init(data)
+
+    def _init(self, data: np.ndarray, requires_grad: bool = False) -> None:
+        self._data = data
+        self._requires_grad = requires_grad
+        self._grad = None
+        self.grad_fn = None
+        self._output_nr = 0
+        self._version_counter = [0]
+        self._backward_hooks = None
+        self._post_accumulate_grad_hooks = None
+        self._grad_accumulator = None
+        self._retains_grad = False
+        self._base = None
+
+    @classmethod
+    def _wrap(cls, data: Any, requires_grad: bool = False) -> Tensor:
+        """A new leaf around a NumPy array, without copying it (the internal constructor)."""
+        if type(data) is not np.ndarray:
+            data = np.asarray(data)
+        tensor = object.__new__(cls)
+        tensor._init(data, requires_grad)
+        return tensor
+
+    # -- what a tensor is ------------------------------------------------------------------
+    @property
+    def shape(self) -> Size:
+        return Size(self._data.shape)
+
+    def size(self, dim: int | None = None) -> Size | int:
+        if dim is None:
+            return Size(self._data.shape)
+        return self._data.shape[_wrap_dim(dim, self._data.ndim)]
+
+    @property
+    def dtype(self) -> _dtype.dtype:
+        return _dtype.from_numpy_dtype(self._data.dtype)
+
+    @property
+    def device(self) -> device:
+        return _CPU
+
+    @property
+    def is_cuda(self) -> bool:
+        return False
+
+    @property
+    def ndim(self) -> int:
+        return self._data.ndim
+
+    def dim(self) -> int:
+        return self._data.ndim
+
+    def numel(self) -> int:
+        return int(self._data.size)
+
+    nelement = numel
+
+    def is_floating_point(self) -> bool:
+        return self._data.dtype.kind == "f"
+
+    def is_contiguous(self) -> bool:
+        return bool(self._data.flags.c_contiguous)
+
+    @property
+    def _version(self) -> int:
+        """How many times this tensor (or a view sharing its memory) was changed in place."""
+        return self._version_counter[0]
+
+    def _is_view(self) -> bool:
+        return self._base is not None
+
+    # -- autograd state ----------------------------------------------------------------------
+    @property
+    def is_leaf(self) -> bool:
+        """A leaf was made by the user, not by a recorded operation; only leaves get
+        ``.grad`` filled in by backward (unless ``retain_grad()`` asks for it)."""
+        return self.grad_fn is None
+
+    @property
+    def requires_grad(self) -> bool:
+        return self._requires_grad
+
+    @requires_grad.setter
+    def requires_grad(self, value: bool) -> None:
+        if self.grad_fn is not None:
+            if not value:
+                raise RuntimeError(
+                    "you can only change requires_grad flags of leaf variables. If you want "
+                    "to use a computed variable in a subgraph that doesn't require "
+                    "differentiation use var_no_grad = var.detach().")
+            return
+        if value and self._data.dtype.kind != "f":
+            raise RuntimeError("only Tensors of floating point dtype can require gradients")
+        self._requires_grad = bool(value)
+
+    def requires_grad_(self, requires_grad: bool = True) -> Tensor:
+        self.requires_grad = requires_grad
+        return self
+
+    @property
+    def grad(self) -> Tensor | None:
+        """The accumulated gradient. Reading it on a non-leaf warns, as in PyTorch, because
+        backward fills it only for leaves and tensors that called ``retain_grad()``."""
+        if self.grad_fn is not None and not self._retains_grad and self._grad is None:
+            warnings.warn(_NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
+        return self._grad
+
+    @grad.setter
+    def grad(self, value: Tensor | None) -> None:
+        if value is not None:
+            if not isinstance(value, Tensor):
+                raise TypeError("assigned grad expected to be a Tensor or None but got grad "
+                                f"of type {type(value).__name__}")
+            if value.dtype is not self.dtype:
+                raise RuntimeError(
+                    f"attempting to assign a gradient with dtype '{_c_name(value.dtype)}' to a "
+                    f"tensor with grad_dtype '{self.dtype.scalar_name}'. The gradient must "
+                    "match the tensor's grad_dtype (defaults to the tensor's dtype). You can "
+                    "set the tensor's grad_dtype attribute with a specific dtype, or None to "
+                    "allow any dtype. Set grad_dtype with caution. Diverging the dtypes of a "
+                    "tensor and its gradient may break downstream systems that assume they "
+                    "match.")
+            if value.shape != self.shape:
+                raise RuntimeError(
+                    f"attempting to assign a gradient of size '{list(value.shape)}' to a "
+                    f"tensor of size '{list(self.shape)}'. Please ensure that the gradient "
+                    "and the tensor are the same size")
+        self._grad = value
+
+    @property
+    def output_nr(self) -> int:
+        return self._output_nr
+
+    @property
+    def retains_grad(self) -> bool:
+        return self._retains_grad
+
+    @property
+    def data(self) -> Tensor:
+        """The same values, outside autograd: no grad_fn, no requires_grad, and changes to
+        it are not seen by the version counter (unlike ``detach()``)."""
+        return Tensor._wrap(self._data)
+
+    @data.setter
+    def data(self, value: Tensor) -> None:
+        self._data = value._data
+
+    def detach(self) -> Tensor:
+        """A new leaf sharing this tensor's memory and version counter, cut from the graph."""
+        out = Tensor._wrap(self._data)
+        out._version_counter = self._version_counter
+        return out
+
+    def detach_(self) -> Tensor:
+        self.grad_fn = None
+        self._requires_grad = False
+        return self
+
+    # -- backward and hooks --------------------------------------------------------------------
+    def backward(self, gradient: Tensor | None = None, retain_graph: bool | None = None,
+                 create_graph: bool = False, inputs: Sequence[Tensor] | None = None) -> None:
+        """Compute the gradient of this tensor with respect to the graph's leaves.
+
+        See https://pytorch.org/docs/stable/generated/torch.Tensor.backward.html
+        """
+        from .autograd import backward
+
+        backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+
+    def register_hook(self, hook: Callable[[Tensor], Tensor | None]) -> RemovableHandle:
+        """Call ``hook(grad)`` each time this tensor's gradient is computed.
+
+        A returned tensor replaces the gradient (same size and dtype). On a leaf the hook
+        runs before the gradient is added into ``.grad``.
+        See https://pytorch.org/docs/stable/generated/torch.Tensor.register_hook.html
+        """
+        if not self._requires_grad:
+            raise RuntimeError(
+                "cannot register a hook on a tensor that doesn't require gradient")
+        if self._backward_hooks is None:
+            self._backward_hooks = OrderedDict()
+            if self.grad_fn is not None:
+                self.grad_fn._register_tensor_hooks(self._output_nr, self._backward_hooks)
+        handle = RemovableHandle(self._backward_hooks)
+        self._backward_hooks[handle.id] = hook
+        return handle
+
+    def register_post_accumulate_grad_hook(self, hook: Callable[[Tensor], None]
+                                           ) -> RemovableHandle:
+        """Call ``hook(tensor)`` after a gradient was accumulated into this leaf's ``.grad``:
+        the place for per-parameter optimiser steps.
+        See https://pytorch.org/docs/stable/generated/torch.Tensor.register_post_accumulate_grad_hook.html
+        """
+        if not self._requires_grad:
+            raise RuntimeError(
+                "cannot register a hook on a tensor that doesn't require gradient")
+        if self.grad_fn is not None:
+            raise RuntimeError(
+                "post accumulate grad hooks cannot be registered on non-leaf tensors")
+        if self._post_accumulate_grad_hooks is None:
+            self._post_accumulate_grad_hooks = OrderedDict()
+        handle = RemovableHandle(self._post_accumulate_grad_hooks)
+        self._post_accumulate_grad_hooks[handle.id] = hook
+        return handle
+
+    def retain_grad(self) -> None:
+        """Ask backward to fill ``.grad`` for this non-leaf too (a no-op on leaves)."""
+        if not self._requires_grad:
+            raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+        if self.grad_fn is None or self._retains_grad:
+            return
+        self.grad_fn._register_retains_grad(self)
+        self._retains_grad = True
+
+    # -- conversions -----------------------------------------------------------------------
+    def item(self) -> float | int | bool:
+        if self._data.size != 1:
+            raise RuntimeError(
+                f"a Tensor with {self._data.size} elements cannot be converted to Scalar")
+        return self._data.reshape(()).item()
+
+    def tolist(self) -> Any:
+        return self._data.tolist()
+
+    def numpy(self) -> np.ndarray:
+        """The NumPy array behind this tensor (shared memory, as in PyTorch)."""
+        if self._requires_grad:
+            raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use "
+                               "tensor.detach().numpy() instead.")
+        return self._data
+
+    def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
+        array = self.numpy()
+        return array if dtype is None else array.astype(dtype)
+
+    def __len__(self) -> int:
+        if self._data.ndim == 0:
+            raise TypeError("len() of a 0-d tensor")
+        return self._data.shape[0]
+
+    def __iter__(self) -> Iterator[Tensor]:
+        if self._data.ndim == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        return (self[i] for i in range(self._data.shape[0]))
+
+    def __bool__(self) -> bool:
+        if self._data.size != 1:
+            raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+        return bool(self._data.reshape(()))
+
+    def __float__(self) -> float:
+        return float(self.item())
+
+    def __int__(self) -> int:
+        return int(self.item())
+
+    def __index__(self) -> int:
+        if self._data.dtype.kind not in "iub" or self._data.size != 1:
+            raise TypeError("only integer tensors of a single element can be converted to an "
+                            "index")
+        return int(self.item())
+
+    __hash__ = object.__hash__
+
+    def __repr__(self) -> str:
+        from . import _tensor_str
+
+        return _tensor_str._str(self)
+
+    def __format__(self, format_spec: str) -> str:
+        if self._data.ndim == 0:
+            return self.item().__format__(format_spec)
+        return object.__format__(self, format_spec)
+
+    def __reduce_ex__(self, protocol: int) -> tuple:
+        from .utils.hooks import warn_if_has_hooks
+
+        warn_if_has_hooks(self)
+        return (_rebuild_tensor, (type(self), np.array(self._data), self._requires_grad))
+
+    def __deepcopy__(self, memo: dict) -> Tensor:
+        if self.grad_fn is not None:
+            raise RuntimeError("Only Tensors created explicitly by the user (graph leaves) "
+                               "support the deepcopy protocol at the moment.  If you were "
+                               "attempting to deepcopy a module, this may be because of a "
+                               "torch.nn.utils.weight_norm usage, see "
+                               "https://github.com/pytorch/pytorch/pull/103001")
+        if id(self) in memo:
+            return memo[id(self)]
+        new = _rebuild_tensor(type(self), np.array(self._data), self._requires_grad)
+        if self._grad is not None:
+            new._grad = self._grad.__deepcopy__(memo)
+        new.__dict__.update(self.__dict__)
+        memo[id(self)] = new
+        return new
+
+
+def _rebuild_tensor(cls: type, data: np.ndarray, requires_grad: bool) -> Tensor:
+    tensor = Tensor._wrap(data, requires_grad)
+    if cls is not Tensor:
+        tensor = cls(tensor, requires_grad)
+    return tensor
+
+
+def _c_name(dtype: _dtype.dtype) -> str:
+    return {"Float": "float", "Double": "double", "Half": "c10::Half"}.get(
+        dtype.scalar_name, dtype.scalar_name)
+
+
+def _wrap_dim(dim: int, ndim: int) -> int:
+    """A dimension index checked and made non-negative, with PyTorch's IndexError."""
+    low, high = (-1, 0) if ndim == 0 else (-ndim, ndim - 1)
+    if not low <= dim <= high:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{low}, {high}], "
+                         f"but got {dim})")
+    return dim % max(ndim, 1)
+
+
+def _shape_from(args: Sequence[Any]) -> tuple[int, ...]:
+    """``zeros(2, 3)``, ``zeros((2, 3))`` and ``zeros(Size([2, 3]))`` mean the same shape."""
+    if len(args) == 1 and isinstance(args[0], (tuple, list)):
+        args = args[0]
+    return tuple(int(a) for a in args)
+
+
+def _to_array_like(data: Any) -> Any:
+    """Accept tensors nested in lists, as ``torch.tensor([t1, t2])`` does."""
+    if isinstance(data, Tensor):
+        return data._data
+    if isinstance(data, (list, tuple)):
+        return [_to_array_like(d) for d in data]
+    return data

@@ -1,0 +1,79 @@
+"""Automatic differentiation: ``backward``, ``grad``, grad modes and custom Functions.
+
+See https://pytorch.org/docs/stable/autograd.html
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .engine import run_backward
+from .grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
+from .gradcheck import GradcheckError, gradcheck
+from .graph import Node
+
+__all__ = ["backward", "grad", "no_grad", "enable_grad", "set_grad_enabled",
+           "is_grad_enabled", "Node", "gradcheck", "GradcheckError"]
+
+
+def _as_tuple(x):
+    from .._tensor import Tensor
+
+    if x is None or isinstance(x, Tensor):
+        return (x,)
+    return tuple(x)
+
+
+def _root_grads(outputs: tuple, grad_outputs: tuple) -> list[np.ndarray]:
+    """The gradient to start from at each output: given, or 1 for a scalar output."""
+    grads = []
+    for i, (output, grad) in enumerate(zip(outputs, grad_outputs)):
+        if grad is None:
+            if output._data.size != 1:
+                raise RuntimeError("grad can be implicitly created only for scalar outputs")
+            if output._data.dtype.kind != "f":
+                raise RuntimeError("grad can be implicitly created only for real scalar "
+                                   f"outputs but got {output.dtype.scalar_name}")
+            grads.append(np.ones_like(output._data))
+            continue
+        if grad.shape != output.shape:
+            raise RuntimeError(f"Mismatch in shape: grad_output[{i}] has a shape of "
+                               f"{grad.shape} and output[{i}] has a shape of {output.shape}.")
+        grads.append(grad._data.astype(output._data.dtype, copy=False))
+    return grads
+
+
+def backward(tensors, grad_tensors=None, retain_graph: bool | None = None,
+             create_graph: bool = False, inputs=None) -> None:
+    """Accumulate into ``.grad`` of the graph's leaves the gradient of ``tensors``.
+
+    See https://pytorch.org/docs/stable/generated/torch.autograd.backward.html
+    """
+    if create_graph:
+        raise NotImplementedError("minitorch_hooks does not build graphs of the backward pass "
+                                  "(create_graph=True)")
+    if inputs is not None:
+        raise NotImplementedError("minitorch_hooks does not implement backward(inputs=...); "
+                                  "use autograd.grad")
+    outputs = _as_tuple(tensors)
+    grad_outputs = _as_tuple(grad_tensors) if grad_tensors is not None else (None,) * len(outputs)
+    run_backward(outputs, _root_grads(outputs, grad_outputs), bool(retain_graph))
+
+
+def grad(outputs, inputs, grad_outputs=None, retain_graph: bool | None = None,
+         create_graph: bool = False, allow_unused: bool | None = None) -> tuple:
+    """The gradients of ``outputs`` with respect to ``inputs``, returned rather than
+    accumulated; only the part of the graph between them runs.
+
+    See https://pytorch.org/docs/stable/generated/torch.autograd.grad.html
+    """
+    from .._tensor import Tensor
+
+    if create_graph:
+        raise NotImplementedError("minitorch_hooks does not build graphs of the backward pass "
+                                  "(create_graph=True)")
+    outputs, inputs = _as_tuple(outputs), _as_tuple(inputs)
+    grad_outputs = _as_tuple(grad_outputs) if grad_outputs is not None else (None,) * len(outputs)
+    grads = run_backward(outputs, _root_grads(outputs, grad_outputs), bool(retain_graph),
+                         inputs=inputs, allow_unused=bool(allow_unused))
+    return tuple(None if g is None else Tensor._wrap(np.array(g, copy=True)) for g in grads)

@@ -1,0 +1,305 @@
+"""The backward pass: run the graph's nodes in dependency order and deliver gradients.
+
+This is PyTorch's engine in one screen. It first counts, for every node, how many edges
+lead into it; a node runs only when all of them have delivered, so ``b = a + a`` sends both
+gradients to ``a`` before ``a``'s node runs. Among ready nodes the one created last runs
+first (and leaf accumulators at once), which is the order in which PyTorch fires hooks.
+The loop is iterative, so a graph of any depth works.
+
+At each node the hooks run in PyTorch's order: the tensor hooks of the tensors it produced,
+then ``retain_grad``, then the node's pre-hooks, then the node itself, then its post-hooks.
+See https://pytorch.org/docs/stable/notes/autograd.html#backward-hooks-execution
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ..utils.hooks import call_hooks
+from .graph import AccumulateGrad, Node, gradient_edge
+
+if TYPE_CHECKING:
+    from .._tensor import Tensor
+
+Grads = list  # one NumPy array (or None) per output of a node
+
+
+def run_backward(
+    roots: Sequence[Tensor],
+    root_grads: Sequence[np.ndarray],
+    retain_graph: bool,
+    inputs: Sequence[Tensor] | None = None,
+    allow_unused: bool = False,
+) -> list[np.ndarray | None] | None:
+    """Backpropagate ``root_grads`` from ``roots``.
+
+    Without ``inputs`` (``Tensor.backward``) every node runs and leaves accumulate into
+    ``.grad``. With ``inputs`` (``autograd.grad``) only the nodes on a path to them run, and
+    their gradients are returned instead of accumulated.
+    """
+    root_edges = []
+    for i, root in enumerate(roots):
+        edge = gradient_edge(root)
+        if edge[0] is None:
+            raise RuntimeError(
+                f"element {i} of tensors does not require grad and does not have a grad_fn")
+        root_edges.append(edge)
+
+    dependencies = _count_dependencies(root_edges)
+    captures, needed = _plan_captures(inputs, root_edges) if inputs is not None else ({}, None)
+    captured: list[np.ndarray | None] = [None] * (len(inputs) if inputs is not None else 0)
+
+    buffers: dict[Node, Grads] = {}
+    ready: list[tuple[float, int, Node]] = []
+    tie = itertools.count()
+
+    def deliver(edges: Sequence[tuple[Node | None, int]], grads: Sequence[Any]) -> None:
+        for (node, input_nr), grad in zip(edges, grads):
+            if node is None:
+                continue
+            buffer = buffers.get(node)
+            if buffer is None:
+                buffer = buffers[node] = [None] * node.num_outputs
+            if grad is not None:
+                previous = buffer[input_nr]
+                buffer[input_nr] = grad if previous is None else previous + grad
+            dependencies[node] -= 1
+            if dependencies[node] == 0:
+                heapq.heappush(ready, (-node._sequence_nr, next(tie), node))
+
+    deliver(root_edges, root_grads)
+    while ready:
+        node = heapq.heappop(ready)[2]
+        grads = _call_tensor_pre_hooks(node, buffers.pop(node))
+        for output_nr, index in captures.get(node, ()):
+            captured[index] = grads[output_nr]
+        if needed is not None and node not in needed:
+            continue
+        if node._pre_hooks:
+            grads = list(call_hooks(node._pre_hooks.items(), tuple(_wrap_all(grads)),
+                                    _node_hook_caller(grads, "pre")))
+            grads = _unwrap_all(grads)
+        if isinstance(node, AccumulateGrad):
+            _accumulate(node.variable, grads[0])
+            continue
+        grad_inputs = _apply(node, grads)
+        if node._post_hooks:
+            grad_inputs = _unwrap_all(call_hooks(
+                node._post_hooks.items(), tuple(_wrap_all(grad_inputs)),
+                _node_hook_caller(grad_inputs, "post", tuple(_wrap_all(grads)))))
+        if not retain_graph:
+            node._release_saved()
+        deliver(node.next_functions, grad_inputs)
+
+    if inputs is None:
+        return None
+    for i, grad in enumerate(captured):
+        if grad is None and not allow_unused:
+            raise RuntimeError(
+                f"The differentiated Tensor at index {i} appears to not have been used in the "
+                "graph. Set allow_unused=True if this is the desired behavior.")
+    return captured
+
+
+def _count_dependencies(root_edges: Sequence[tuple[Node, int]]) -> dict[Node, int]:
+    """How many edges lead into each node reachable from the roots (an iterative walk)."""
+    dependencies: dict[Node, int] = {}
+    stack = []
+    for node, _ in root_edges:
+        if node not in dependencies:
+            stack.append(node)
+        dependencies[node] = dependencies.get(node, 0) + 1
+    seen = set(stack)
+    while stack:
+        for child, _ in stack.pop().next_functions:
+            if child is None:
+                continue
+            dependencies[child] = dependencies.get(child, 0) + 1
+            if child not in seen:
+                seen.add(child)
+                stack.append(child)
+    return dependencies
+
+
+def _plan_captures(inputs: Sequence[Tensor], root_edges: Sequence[tuple[Node, int]]
+                   ) -> tuple[dict[Node, list[tuple[int, int]]], set[Node]]:
+    """For ``autograd.grad``: where each input's gradient is picked up, and which nodes must
+    run to get there (those from which a pick-up point can be reached)."""
+    captures: dict[Node, list[tuple[int, int]]] = {}
+    for index, tensor in enumerate(inputs):
+        node, output_nr = gradient_edge(tensor)
+        if node is None:
+            raise RuntimeError("One of the differentiated Tensors does not require grad")
+        captures.setdefault(node, []).append((output_nr, index))
+
+    needed: set[Node] = set()
+    # Post-order walk: a node is needed if any child is needed or is a pick-up point.
+    visited: set[Node] = set()
+    stack: list[tuple[Node, bool]] = [(node, False) for node, _ in root_edges]
+    while stack:
+        node, children_done = stack.pop()
+        if children_done:
+            if any(c is not None and (c in needed or c in captures)
+                   for c, _ in node.next_functions):
+                needed.add(node)
+            continue
+        if node in visited:
+            continue
+        visited.add(node)
+        stack.append((node, True))
+        stack.extend((c, False) for c, _ in node.next_functions if c is not None)
+    return captures, needed
+
+
+def _apply(node: Node, grads: Grads) -> tuple:
+    """Run one node's formula, then make each gradient match its input's shape and dtype
+    (summing over broadcast dimensions), as PyTorch's ``validate_outputs`` does."""
+    if all(g is None for g in grads):
+        return (None,) * len(node.next_functions)
+    grad_inputs = node.backward(*grads)
+    if not isinstance(grad_inputs, tuple):
+        grad_inputs = (grad_inputs,)
+    checked = []
+    for grad, meta, (next_node, _) in zip(grad_inputs, node._input_meta, node.next_functions):
+        if next_node is None:  # the input needs no gradient (or was a plain number)
+            grad = None
+        elif grad is not None:
+            shape, dtype = meta
+            if grad.shape != shape:
+                grad = sum_to_shape(grad, shape)
+            if grad.dtype != dtype:
+                grad = grad.astype(dtype)
+        checked.append(grad)
+    return tuple(checked)
+
+
+def sum_to_shape(grad: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """Undo broadcasting: sum the gradient over the dimensions that were expanded."""
+    extra = grad.ndim - len(shape)
+    axes = tuple(range(extra)) + tuple(
+        i + extra for i, size in enumerate(shape) if size == 1 and grad.shape[i + extra] != 1)
+    if axes:
+        grad = grad.sum(axis=axes, keepdims=True)
+    return grad.reshape(shape)
+
+
+# -- hooks at a node ------------------------------------------------------------------------
+
+def _call_tensor_pre_hooks(node: Node, grads: Grads) -> Grads:
+    """The hooks registered on the tensors this node produced, then ``retain_grad``."""
+    if isinstance(node, AccumulateGrad):
+        hooks = node.variable._backward_hooks
+        if hooks and grads[0] is not None:
+            grads[0] = _run_tensor_hooks(hooks, grads[0])
+        return grads
+    for output_nr, hooks in node._tensor_pre_hooks or ():
+        if hooks and grads[output_nr] is not None:
+            grads[output_nr] = _run_tensor_hooks(hooks, grads[output_nr])
+    for output_nr, tensor_ref in (node._retains_grad_hooks or {}).items():
+        tensor, grad = tensor_ref(), grads[output_nr]
+        if tensor is not None and grad is not None:
+            _retain(tensor, grad)
+    return grads
+
+
+def _run_tensor_hooks(hooks: dict, grad: np.ndarray) -> np.ndarray:
+    from .._tensor import Tensor
+
+    return call_hooks(hooks.items(), Tensor._wrap(grad), _call_tensor_hook)._data
+
+
+def _call_tensor_hook(hook_id: int, hook: Callable, grad: Tensor) -> Tensor | None:
+    """``hook(grad)``; a returned tensor must have the gradient's dtype and size."""
+    result = hook(grad)
+    if result is not None:
+        check_replacement(hook, grad, result)
+    return result
+
+
+def check_replacement(hook: Callable, original: Tensor | None, result: object) -> None:
+    """The checks PyTorch applies to a value a backward hook returns in place of a grad."""
+    from .._tensor import Tensor
+
+    if result is None:
+        return
+    if original is None:
+        raise RuntimeError("can't replace a None gradient with a non-None value")
+    if not isinstance(result, Tensor):
+        raise TypeError(f"expected Variable, but hook returned '{type(result).__name__}'")
+    name = getattr(hook, "__name__", "<unknown>")
+    if result.dtype is not original.dtype:
+        raise RuntimeError(
+            f"hook '{name}' has changed the type of value (was {original.dtype.legacy_name} "
+            f"got {result.dtype.legacy_name})")
+    if result.shape != original.shape:
+        raise RuntimeError(f"hook '{name}' has changed the size of value")
+
+
+def _node_hook_caller(current: Sequence[Any], kind: str, grad_outputs: tuple = ()) -> Callable:
+    """A caller for ``call_hooks`` that runs node hooks and checks the tuple they return.
+
+    A pre-hook gets ``(grad_outputs)``; a post-hook gets ``(grad_inputs, grad_outputs)``.
+    """
+    def call(hook_id: int, hook: Callable, value: tuple) -> tuple | None:
+        result = hook(value) if kind == "pre" else hook(value, grad_outputs)
+        if result is None:
+            return None
+        if not isinstance(result, tuple):
+            raise TypeError(f"expected tuple, but hook returned '{type(result).__name__}'")
+        if len(result) != len(value):
+            name = getattr(hook, "__name__", "<unknown>")
+            raise RuntimeError(f"hook '{name}' has returned an incorrect number of values "
+                               f"(got {len(result)}, but expected {len(value)})")
+        for original, replacement in zip(value, result):
+            check_replacement(hook, original, replacement)
+        return result
+
+    return call
+
+
+def _wrap_all(grads: Sequence[np.ndarray | None]) -> list:
+    from .._tensor import Tensor
+
+    return [None if g is None else Tensor._wrap(g) for g in grads]
+
+
+def _unwrap_all(grads: Sequence[Any]) -> list:
+    return [None if g is None else g._data for g in grads]
+
+
+# -- where gradients end up -------------------------------------------------------------------
+
+def _accumulate(leaf: Tensor, grad: np.ndarray | None) -> None:
+    """Add into ``leaf.grad`` (in place after the first time, like PyTorch), then run the
+    leaf's post-accumulate-grad hooks."""
+    from .._tensor import Tensor
+
+    if grad is None:
+        return
+    if leaf._grad is None:
+        leaf._grad = Tensor._wrap(np.array(grad, copy=True))
+    else:
+        leaf._grad._data += grad
+        leaf._grad._version_counter[0] += 1
+    for hook in tuple((leaf._post_accumulate_grad_hooks or {}).values()):
+        result = hook(leaf)
+        if result is None or result is leaf:  # PyTorch lets a hook hand the tensor back
+            continue
+        if not isinstance(result, Tensor):
+            raise TypeError(f"expected Variable, but hook returned '{type(result).__name__}'")
+        raise RuntimeError("Tensor post accumulate grad hooks should return None.")
+
+
+def _retain(tensor: Tensor, grad: np.ndarray) -> None:
+    """``retain_grad()``: keep a non-leaf's gradient in ``.grad`` (a copy, then a sum)."""
+    from .._tensor import Tensor
+
+    if tensor._grad is None:
+        tensor._grad = Tensor._wrap(np.array(grad, copy=True))
+    else:
+        tensor._grad = Tensor._wrap(tensor._grad._data + grad)

@@ -1,0 +1,79 @@
+"""Switching gradient recording off and on: ``no_grad``, ``enable_grad``, ``set_grad_enabled``.
+
+While recording is off, operations build no graph: their results have no ``grad_fn`` and do
+not require grad. That is how optimisers update weights in place and how evaluation avoids
+keeping intermediate values. Each works as a context manager and as a decorator.
+See https://pytorch.org/docs/stable/notes/autograd.html#locally-disabling-gradient-computation
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class _State:
+    """The one global switch that every operation reads before recording a node."""
+
+    enabled = True
+
+
+def is_grad_enabled() -> bool:
+    """Whether operations currently record the backward graph."""
+    return _State.enabled
+
+
+class _GradModeContext:
+    """Base for the three switches: set a mode on entry, restore the previous one on exit."""
+
+    _mode: bool
+
+    def __enter__(self) -> None:
+        self._previous = _State.enabled
+        _State.enabled = self._mode
+
+    def __exit__(self, *exc_info: object) -> None:
+        _State.enabled = self._previous
+
+    def __call__(self, func: F) -> F:
+        mode = self._mode
+
+        @functools.wraps(func)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            with set_grad_enabled(mode):
+                return func(*args, **kwargs)
+
+        return wrapper  # type: ignore[return-value]
+
+
+class no_grad(_GradModeContext):  # noqa: N801 - torch's name
+    """Stop recording the graph inside the block (or the decorated function)."""
+
+    _mode = False
+
+
+class enable_grad(_GradModeContext):  # noqa: N801 - torch's name
+    """Record the graph inside the block, even within ``no_grad``."""
+
+    _mode = True
+
+
+class set_grad_enabled(_GradModeContext):  # noqa: N801 - torch's name
+    """Set recording on or off. Like PyTorch, it takes effect at once, even as a plain call,
+    and a ``with`` block restores the previous mode on exit."""
+
+    def __init__(self, mode: bool) -> None:
+        self._previous = _State.enabled
+        self._mode = bool(mode)
+        _State.enabled = self._mode
+
+    def __enter__(self) -> None:
+        pass
+
+    def __call__(self, func: F) -> F:
+        # Used as a decorator, the mode applies only while the function runs.
+        _State.enabled = self._previous
+        return super().__call__(func)

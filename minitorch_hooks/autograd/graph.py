@@ -1,0 +1,226 @@
+"""The backward graph: one :class:`Node` per differentiable operation.
+
+Each operation that takes a tensor requiring grad leaves behind a node (``MulBackward0``,
+``SumBackward0``, ...) that knows how to turn the gradient of its output into gradients of
+its inputs, and where those go next (``next_functions``). A leaf tensor's gradient arrives
+at its :class:`AccumulateGrad` node, which adds it into ``.grad``.
+See https://pytorch.org/docs/stable/autograd.html#torch.autograd.graph.Node
+"""
+
+from __future__ import annotations
+
+import itertools
+import weakref
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from .._dtype import from_numpy_dtype
+from ..utils.hooks import RemovableHandle
+
+if TYPE_CHECKING:
+    from .._tensor import Tensor
+
+# Nodes made later run earlier when both are ready, as in PyTorch's engine, which orders
+# its ready queue by this number. AccumulateGrad nodes run as soon as they are ready.
+_sequence_nr = itertools.count()
+_ACCUMULATE_FIRST = float("inf")
+
+
+class SavedTensor:
+    """A tensor an operation keeps for its backward, with the version it had then.
+
+    If the tensor is changed in place before backward runs, its version counter has moved
+    on and unpacking raises PyTorch's "modified by an inplace operation" error: the saved
+    values are no longer the ones the gradient formula needs.
+    """
+
+    __slots__ = ("data", "_version_counter", "_saved_version", "_grad_fn", "_output_nr",
+                 "_is_output")
+
+    def __init__(self, tensor: Tensor, is_output: bool = False) -> None:
+        self.data = tensor._data
+        self._version_counter = tensor._version_counter
+        self._saved_version = tensor._version_counter[0]
+        # An output's grad_fn is the saving node itself: it is not set yet, and keeping it
+        # here would make a reference cycle, so ``unpack`` is told the node instead.
+        self._is_output = is_output
+        self._grad_fn = None if is_output else tensor.grad_fn
+        self._output_nr = 0 if is_output else tensor._output_nr
+
+    def unpack(self, node: Node) -> np.ndarray:
+        current = self._version_counter[0]
+        if current != self._saved_version:
+            grad_fn = node if self._is_output else self._grad_fn
+            raise RuntimeError(_modified_message(self.data, grad_fn, self._output_nr,
+                                                 current, self._saved_version))
+        return self.data
+
+
+def _modified_message(data: np.ndarray, grad_fn: Node | None, output_nr: int,
+                      current: int, saved: int) -> str:
+    where = ""
+    if grad_fn is not None:
+        where = f", which is output {output_nr} of {_op_name(grad_fn)},"
+    return (
+        "one of the variables needed for gradient computation has been modified by an "
+        f"inplace operation: [{from_numpy_dtype(data.dtype).legacy_name} {list(data.shape)}]"
+        f"{where} is at "
+        f"version {current}; expected version {saved} instead. Hint: enable anomaly detection "
+        "to find the operation that failed to compute its gradient, with "
+        "torch.autograd.set_detect_anomaly(True, check_nan=False)."
+    )
+
+
+def _op_name(node: Node) -> str:
+    """``MulBackward0`` -> ``Mul``: PyTorch names the forward op in this error."""
+    name = node.name()
+    return name[: name.rindex("Backward")] if "Backward" in name else name
+
+
+_FREED = (
+    "Trying to backward through the graph a second time (or directly access saved tensors "
+    "after they have already been freed). Saved intermediate values of the graph are freed "
+    "when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to "
+    "backward through the graph a second time or if you need to access saved tensors after "
+    "calling backward."
+)
+
+
+class Node:
+    """One step of the backward graph.
+
+    Subclasses implement ``backward(*grad_outputs)`` on NumPy arrays and return one gradient
+    per entry of ``next_functions``. The engine reduces broadcast gradients and casts dtypes
+    afterwards (``_input_meta``), so a formula never has to.
+    """
+
+    __slots__ = ("next_functions", "_input_meta", "_sequence_nr", "_saved", "_pre_hooks",
+                 "_post_hooks", "_tensor_pre_hooks", "_retains_grad_hooks", "__weakref__")
+    num_outputs = 1
+
+    def __init__(self, inputs: tuple[Tensor | None, ...], saved: tuple = ()) -> None:
+        # ``None`` stands for an input that is a plain number: it gets no gradient.
+        self.next_functions = tuple(gradient_edge(t) for t in inputs)
+        self._input_meta = tuple(None if t is None else (t._data.shape, t._data.dtype)
+                                 for t in inputs)
+        self._sequence_nr = next(_sequence_nr)
+        self._saved = saved
+        self._pre_hooks = self._post_hooks = None
+        self._tensor_pre_hooks = self._retains_grad_hooks = None
+
+    def name(self) -> str:
+        return type(self).__name__
+
+    def __repr__(self) -> str:
+        return f"<{self.name()} object at {hex(id(self))}>"
+
+    # -- saved tensors ------------------------------------------------------------------
+    def saved_arrays(self) -> tuple[np.ndarray, ...]:
+        """The saved values, checked against in-place changes and against being freed."""
+        if self._saved is None:
+            raise RuntimeError(_FREED)
+        return tuple(s.unpack(self) if type(s) is SavedTensor else s for s in self._saved)
+
+    def _release_saved(self) -> None:
+        if self._saved:
+            self._saved = None
+
+    def backward(self, *grad_outputs: np.ndarray) -> Any:
+        raise NotImplementedError(f"{self.name()} has no backward formula")
+
+    # -- hooks ----------------------------------------------------------------------------
+    def register_prehook(self, fn: Callable) -> RemovableHandle:
+        """``fn(grad_outputs)`` runs before this node; a returned tuple replaces them.
+
+        See https://pytorch.org/docs/stable/generated/torch.autograd.graph.Node.register_prehook.html
+        """
+        _check_callable(fn)
+        if self._pre_hooks is None:
+            self._pre_hooks = OrderedDict()
+        handle = RemovableHandle(self._pre_hooks)
+        self._pre_hooks[handle.id] = fn
+        return handle
+
+    def register_hook(self, fn: Callable) -> RemovableHandle:
+        """``fn(grad_inputs, grad_outputs)`` runs after this node; a returned tuple
+        replaces ``grad_inputs``, the gradients sent on to ``next_functions``.
+
+        See https://pytorch.org/docs/stable/generated/torch.autograd.graph.Node.register_hook.html
+        """
+        _check_callable(fn)
+        if self._post_hooks is None:
+            self._post_hooks = OrderedDict()
+        handle = RemovableHandle(self._post_hooks)
+        self._post_hooks[handle.id] = fn
+        return handle
+
+    def _register_tensor_hooks(self, output_nr: int, hooks: OrderedDict) -> None:
+        """Attach a non-leaf tensor's ``_backward_hooks`` to the node that produces it."""
+        if self._tensor_pre_hooks is None:
+            self._tensor_pre_hooks = []
+        self._tensor_pre_hooks.append((output_nr, hooks))
+
+    def _register_retains_grad(self, tensor: Tensor) -> None:
+        if self._retains_grad_hooks is None:
+            self._retains_grad_hooks = {}
+        self._retains_grad_hooks[tensor._output_nr] = weakref.ref(tensor)
+
+
+class AccumulateGrad(Node):
+    """The node at a leaf: it adds the incoming gradient into ``variable.grad``.
+
+    The leaf's own hooks (``register_hook``) run before the addition and its
+    post-accumulate-grad hooks after it, which is why a leaf hook can still change what
+    lands in ``.grad``.
+    """
+
+    __slots__ = ("variable",)
+
+    def __init__(self, variable: Tensor) -> None:
+        self.next_functions = ()
+        self._input_meta = ()
+        self._sequence_nr = _ACCUMULATE_FIRST
+        self._saved = ()
+        self._pre_hooks = self._post_hooks = None
+        self._tensor_pre_hooks = self._retains_grad_hooks = None
+        self.variable = variable
+
+    def name(self) -> str:
+        return "torch::autograd::AccumulateGrad"
+
+    def __repr__(self) -> str:
+        return f"<AccumulateGrad object at {hex(id(self))}>"
+
+
+def _check_callable(fn: object) -> None:
+    if not callable(fn):
+        raise TypeError(f"hook must be callable, but got {type(fn).__name__}")
+
+
+def gradient_edge(tensor: Tensor | None) -> tuple[Node | None, int]:
+    """Where a gradient for ``tensor`` should be sent: its grad_fn, its leaf accumulator,
+    or nowhere (``(None, 0)``) when it does not require grad or is a plain number."""
+    if tensor is None:
+        return (None, 0)
+    if tensor.grad_fn is not None:
+        return (tensor.grad_fn, tensor._output_nr)
+    if tensor._requires_grad:
+        return (grad_accumulator(tensor), 0)
+    return (None, 0)
+
+
+def grad_accumulator(leaf: Tensor) -> AccumulateGrad:
+    """The leaf's AccumulateGrad node, shared by every graph that uses the leaf.
+
+    The leaf holds it weakly, the graph strongly, as PyTorch does: it lives while some
+    graph can still deliver a gradient to the leaf.
+    """
+    ref = leaf._grad_accumulator
+    node = ref() if ref is not None else None
+    if node is None:
+        node = AccumulateGrad(leaf)
+        leaf._grad_accumulator = weakref.ref(node)
+    return node

@@ -1,0 +1,1 @@
+"""Helpers shared across the package, as in ``torch.utils``."""

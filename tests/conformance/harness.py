@@ -1,0 +1,131 @@
+"""Run one scenario on minitorch_hooks and on real PyTorch, and compare what happened.
+
+A scenario is a function of a torch-like namespace: ``def scenario(torch): ...``. It
+returns whatever it wants compared (tensors, numbers, lists of hook events, strings) and
+may raise. :func:`assert_same_outcome` runs it on both libraries and compares the results
+structurally: tensors by dtype, shape and values (float32 tolerance), exceptions by type
+and message, warnings by category and message.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import warnings
+from typing import Any
+
+import numpy as np
+import pytest
+
+import minitorch_hooks
+
+REASON = "real PyTorch is not installed: pip install -e '.[test,conformance]'"
+
+
+def real_torch() -> Any:
+    """The real ``torch`` module, or a visible skip when it is not installed."""
+    return pytest.importorskip("torch", reason=REASON)
+
+
+class TensorValue:
+    """A tensor from either library, as a NumPy copy with its dtype name and shape."""
+
+    def __init__(self, tensor: Any) -> None:
+        self.dtype = str(tensor.dtype)
+        self.shape = tuple(tensor.shape)
+        self.array = np.array(tensor.detach().numpy(), copy=True)
+
+    def __repr__(self) -> str:
+        return f"TensorValue({self.dtype}, {self.shape}, {self.array.tolist()})"
+
+
+class Raised:
+    """What a scenario raised: its type name and message."""
+
+    def __init__(self, error: BaseException) -> None:
+        self.type = type(error).__name__
+        self.message = str(error)
+
+    def __repr__(self) -> str:
+        return f"Raised({self.type}: {self.message})"
+
+
+def outcome(scenario: Any, torch: Any) -> tuple[Any, list[tuple[str, str]]]:
+    """The scenario's result (or :class:`Raised`) and the warnings it emitted."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            result = scenario(torch)
+        except Exception as error:  # noqa: BLE001 - the error is the result being compared
+            result = Raised(error)
+    return result, [(w.category.__name__, _TRIGGERED.sub("", str(w.message))) for w in caught]
+
+
+# PyTorch appends where in its C++ a warning came from; that is not part of the message.
+_TRIGGERED = re.compile(r" \(Triggered internally at .*\)$", re.DOTALL)
+
+
+def normalise(value: Any) -> Any:
+    """A library-independent form of a result: tensors become NumPy arrays with their
+    dtype name; containers are walked."""
+    if isinstance(value, (minitorch_hooks.Tensor,)) or type(value).__module__.startswith("torch"):
+        if hasattr(value, "detach") and hasattr(value, "shape") and hasattr(value, "dtype"):
+            return TensorValue(value)
+        if type(value).__name__ == "Size":
+            return ("size", tuple(value))
+        if type(value).__name__ == "dtype":
+            return ("dtype", str(value))
+    if isinstance(value, dict):
+        return {k: normalise(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(normalise(v) for v in value) if not hasattr(value, "_fields") \
+            else tuple(normalise(v) for v in value)
+    return value
+
+
+def assert_close(mine: Any, theirs: Any, rtol: float, atol: float, path: str = "result") -> None:
+    if isinstance(theirs, TensorValue):
+        assert isinstance(mine, TensorValue), f"{path}: expected a tensor, got {mine!r}"
+        assert mine.dtype == theirs.dtype, f"{path}: dtype {mine.dtype} != torch's {theirs.dtype}"
+        assert mine.shape == theirs.shape, f"{path}: shape {mine.shape} != torch's {theirs.shape}"
+        np.testing.assert_allclose(mine.array, theirs.array, rtol=rtol, atol=atol,
+                                   err_msg=path, equal_nan=True)
+        return
+    if isinstance(theirs, Raised):
+        assert isinstance(mine, Raised), f"{path}: torch raised {theirs!r}, we returned {mine!r}"
+        assert (mine.type, mine.message) == (theirs.type, theirs.message), (
+            f"{path}: we raised {mine!r}, torch raised {theirs!r}")
+        return
+    if isinstance(theirs, dict):
+        assert isinstance(mine, dict) and mine.keys() == theirs.keys(), (
+            f"{path}: keys {list(mine)} != torch's {list(theirs)}")
+        for key in theirs:
+            assert_close(mine[key], theirs[key], rtol, atol, f"{path}[{key!r}]")
+        return
+    if isinstance(theirs, (list, tuple)):
+        assert isinstance(mine, (list, tuple)) and len(mine) == len(theirs), (
+            f"{path}: {mine!r} != torch's {theirs!r}")
+        for i, (m, t) in enumerate(zip(mine, theirs)):
+            assert_close(m, t, rtol, atol, f"{path}[{i}]")
+        return
+    if isinstance(theirs, float) and isinstance(mine, float):
+        assert math.isclose(mine, theirs, rel_tol=rtol, abs_tol=atol) or (
+            math.isnan(mine) and math.isnan(theirs)), f"{path}: {mine} != torch's {theirs}"
+        return
+    assert mine == theirs, f"{path}: {mine!r} != torch's {theirs!r}"
+
+
+def assert_same_outcome(scenario: Any, *, rtol: float = 1e-5, atol: float = 1e-6,
+                        check_warnings: bool = True) -> Any:
+    """Run ``scenario`` on both libraries and assert that the outcomes match.
+
+    Returns PyTorch's result, so a test can add assertions of its own.
+    """
+    torch = real_torch()
+    theirs, their_warnings = outcome(scenario, torch)
+    mine, my_warnings = outcome(scenario, minitorch_hooks)
+    assert_close(normalise(mine), normalise(theirs), rtol, atol)
+    if check_warnings:
+        assert my_warnings == their_warnings, (
+            f"warnings differ:\n ours:  {my_warnings}\n torch: {their_warnings}")
+    return theirs
