@@ -17,7 +17,7 @@ import numpy as np
 
 from . import _dtype
 from ._size import Size
-from .utils.hooks import RemovableHandle
+from .utils.hooks import RemovableHandle, check_callable
 
 _NON_LEAF_GRAD_WARNING = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
@@ -247,6 +247,7 @@ class Tensor:
         runs before the gradient is added into ``.grad``.
         See https://pytorch.org/docs/stable/generated/torch.Tensor.register_hook.html
         """
+        check_callable(hook)
         if not self._requires_grad:
             raise RuntimeError(
                 "cannot register a hook on a tensor that doesn't require gradient")
@@ -264,6 +265,7 @@ class Tensor:
         the place for per-parameter optimiser steps.
         See https://pytorch.org/docs/stable/generated/torch.Tensor.register_post_accumulate_grad_hook.html
         """
+        check_callable(hook)
         if not self._requires_grad:
             raise RuntimeError(
                 "cannot register a hook on a tensor that doesn't require gradient")

@@ -12,7 +12,9 @@ from . import conversion, inplace, linalg, pointwise, reduction, shape, softmax
 
 
 def _swap(operation):
-    """The reflected operator: ``2 * t`` calls ``t.__rmul__(2)``, which is ``mul(2, t)``."""
+    """The reflected operator: ``2 ** t`` calls ``t.__rpow__(2)``, which is ``pow(2, t)``.
+
+    ``+`` and ``*`` need no swap: PyTorch records ``2 * t`` as ``t * 2``, tensor first."""
     def reflected(self, other):
         return operation(other, self)
 
@@ -21,9 +23,9 @@ def _swap(operation):
 
 _METHODS = {
     # arithmetic and its operators
-    "add": pointwise.add, "__add__": pointwise.add, "__radd__": _swap(pointwise.add),
+    "add": pointwise.add, "__add__": pointwise.add, "__radd__": pointwise.add,
     "sub": pointwise.sub, "__sub__": pointwise.sub, "__rsub__": pointwise._rsub,
-    "mul": pointwise.mul, "__mul__": pointwise.mul, "__rmul__": _swap(pointwise.mul),
+    "mul": pointwise.mul, "__mul__": pointwise.mul, "__rmul__": pointwise.mul,
     "div": pointwise.div, "__truediv__": pointwise.div, "__rtruediv__": pointwise._rdiv,
     "pow": pointwise.pow, "__pow__": pointwise.pow, "__rpow__": _swap(pointwise.pow),
     "matmul": linalg.matmul, "__matmul__": linalg.matmul,

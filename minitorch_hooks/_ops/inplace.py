@@ -23,6 +23,7 @@ import numpy as np
 
 from .. import _dtype
 from .._tensor import Tensor
+from ..autograd.function import custom_function_view_error
 from ..autograd.grad_mode import _State, no_grad
 from ..autograd.graph import Node
 from . import pointwise
@@ -33,6 +34,9 @@ def check_in_place(tensor: Tensor) -> None:
     """Refuse the in-place changes that would corrupt the recorded graph."""
     if not _State.enabled:
         return
+    message = custom_function_view_error(tensor)
+    if message:
+        raise RuntimeError(message)
     if tensor._requires_grad and tensor.grad_fn is None:
         raise RuntimeError(
             "a leaf Variable that requires grad is being used in an in-place operation.")

@@ -108,7 +108,7 @@ def div(input: Any, other: Any) -> Tensor:
     """True division: integer tensors divide to float32, as in PyTorch."""
     def true_divide(a, b):
         if np.result_type(a, b).kind != "f":
-            a = np.asarray(a, dtype=np.float32)
+            a, b = np.asarray(a, dtype=np.float32), np.asarray(b, dtype=np.float32)
         return np.true_divide(a, b)
 
     return record(_binary(input, other, true_divide), DivBackward0, (input, other),

@@ -8,6 +8,7 @@ See https://pytorch.org/docs/stable/torch.html#reduction-ops
 
 from __future__ import annotations
 
+import builtins
 from collections import namedtuple
 from collections.abc import Sequence
 from typing import Any
@@ -20,15 +21,18 @@ from ._record import record
 
 Dims = int | Sequence[int] | None
 
-# ``x.max(dim)`` returns this pair, as PyTorch's ``torch.return_types.max`` does.
-values_indices = namedtuple("values_indices", ["values", "indices"])
+# ``x.max(dim)`` returns a ``(values, indices)`` pair named like PyTorch's
+# ``torch.return_types.max`` (and ``min``).
+_RETURN_TYPES = {name: namedtuple(name, ["values", "indices"]) for name in ("max", "min")}
 
 
 def _axes(dim: Dims, ndim: int) -> tuple[int, ...] | None:
     if dim is None:
         return None
     dims = (dim,) if isinstance(dim, int) else tuple(dim)
-    return tuple(_wrap_dim(d, ndim) for d in dims)
+    axes = tuple(_wrap_dim(d, ndim) for d in dims)
+    # A 0-d tensor accepts dim 0 (or -1) as if it were 1-d, but has no axis to reduce.
+    return axes if ndim else ()
 
 
 def _expand_back(grad: np.ndarray, shape: tuple[int, ...], axes: tuple[int, ...] | None,
@@ -72,7 +76,8 @@ class MeanBackward0(Node):
     __slots__ = ("shape",)
 
     def backward(self, grad):
-        return np.broadcast_to(grad / max(int(np.prod(self.shape)), 1), self.shape)
+        # ``max`` is this module's reduction; an empty input still divides by 1.
+        return np.broadcast_to(grad / builtins.max(int(np.prod(self.shape)), 1), self.shape)
 
 
 class MeanBackward1(Node):
@@ -163,7 +168,7 @@ def _extremum(input: Tensor, dim: Any, keepdim: bool, largest: bool) -> Any:
     node_type = MaxBackward0 if largest else MinBackward0
     out = record(values, node_type, (input,), shape=data.shape, axis=axis, keepdim=keepdim,
                  indices=indices)
-    return values_indices(out, Tensor._wrap(indices.astype(np.int64)))
+    return _RETURN_TYPES[name](out, Tensor._wrap(indices.astype(np.int64)))
 
 
 def max(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:  # noqa: A001

@@ -11,6 +11,7 @@ import numpy as np
 from .._tensor import Tensor, _wrap_dim
 from ..autograd.graph import Node
 from ._record import record
+from .conversion import to
 
 
 def _log_softmax_values(x: np.ndarray, axis: int) -> np.ndarray:
@@ -27,8 +28,11 @@ class SoftmaxBackward0(Node):
 
 
 def softmax(input: Tensor, dim: int, dtype: object = None) -> Tensor:
-    """``exp(x) / sum(exp(x))`` along ``dim``."""
-    x = input._data if dtype is None else input._data.astype(dtype.numpy_type)
+    """``exp(x) / sum(exp(x))`` along ``dim``; with ``dtype``, the input is converted first
+    (a recorded ``to``, as in PyTorch)."""
+    if dtype is not None:
+        input = to(input, dtype)
+    x = input._data
     if x.ndim == 0:
         return record(np.ones_like(x), SoftmaxBackward0, (input,), save_output=True, axis=None)
     axis = _wrap_dim(dim, x.ndim)
@@ -47,7 +51,9 @@ class LogSoftmaxBackward0(Node):
 
 def log_softmax(input: Tensor, dim: int, dtype: object = None) -> Tensor:
     """``x - log(sum(exp(x)))`` along ``dim``, without computing ``softmax`` first."""
-    x = input._data if dtype is None else input._data.astype(dtype.numpy_type)
+    if dtype is not None:
+        input = to(input, dtype)
+    x = input._data
     if x.ndim == 0:
         return record(np.zeros_like(x), LogSoftmaxBackward0, (input,), save_output=True,
                       axis=None)

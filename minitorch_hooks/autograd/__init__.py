@@ -8,12 +8,14 @@ from __future__ import annotations
 import numpy as np
 
 from .engine import run_backward
+from .function import Function, FunctionCtx
 from .grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
 from .gradcheck import GradcheckError, gradcheck
 from .graph import Node
 
 __all__ = ["backward", "grad", "no_grad", "enable_grad", "set_grad_enabled",
-           "is_grad_enabled", "Node", "gradcheck", "GradcheckError"]
+           "is_grad_enabled", "Node", "gradcheck", "GradcheckError",
+           "Function", "FunctionCtx"]
 
 
 def _as_tuple(x):

@@ -166,7 +166,7 @@ def _apply(node: Node, grads: Grads) -> tuple:
         grad_inputs = (grad_inputs,)
     checked = []
     for grad, meta, (next_node, _) in zip(grad_inputs, node._input_meta, node.next_functions):
-        if next_node is None:  # the input needs no gradient (or was a plain number)
+        if next_node is None and node.drops_unneeded_grads:  # no gradient needed here
             grad = None
         elif grad is not None:
             shape, dtype = meta

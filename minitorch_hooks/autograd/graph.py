@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .._dtype import from_numpy_dtype
-from ..utils.hooks import RemovableHandle
+from ..utils.hooks import RemovableHandle, check_callable
 
 if TYPE_CHECKING:
     from .._tensor import Tensor
@@ -100,6 +100,9 @@ class Node:
     __slots__ = ("next_functions", "_input_meta", "_sequence_nr", "_saved", "_pre_hooks",
                  "_post_hooks", "_tensor_pre_hooks", "_retains_grad_hooks", "__weakref__")
     num_outputs = 1
+    # Built-in formulas do not compute gradients for inputs that need none (PyTorch skips
+    # them); the engine mirrors that by dropping what a formula computed anyway.
+    drops_unneeded_grads = True
 
     def __init__(self, inputs: tuple[Tensor | None, ...], saved: tuple = ()) -> None:
         # ``None`` stands for an input that is a plain number: it gets no gradient.
@@ -137,7 +140,7 @@ class Node:
 
         See https://pytorch.org/docs/stable/generated/torch.autograd.graph.Node.register_prehook.html
         """
-        _check_callable(fn)
+        check_callable(fn)
         if self._pre_hooks is None:
             self._pre_hooks = OrderedDict()
         handle = RemovableHandle(self._pre_hooks)
@@ -150,7 +153,7 @@ class Node:
 
         See https://pytorch.org/docs/stable/generated/torch.autograd.graph.Node.register_hook.html
         """
-        _check_callable(fn)
+        check_callable(fn)
         if self._post_hooks is None:
             self._post_hooks = OrderedDict()
         handle = RemovableHandle(self._post_hooks)
@@ -193,11 +196,6 @@ class AccumulateGrad(Node):
 
     def __repr__(self) -> str:
         return f"<AccumulateGrad object at {hex(id(self))}>"
-
-
-def _check_callable(fn: object) -> None:
-    if not callable(fn):
-        raise TypeError(f"hook must be callable, but got {type(fn).__name__}")
 
 
 def gradient_edge(tensor: Tensor | None) -> tuple[Node | None, int]:

@@ -38,6 +38,16 @@ def call_hooks(
     return value
 
 
+def check_callable(hook: object) -> None:
+    """Refuse a hook that cannot be called when it is registered.
+
+    PyTorch accepts it and fails with the same TypeError only when the hook fires, far
+    from the mistake; failing at registration points at the line to fix.
+    """
+    if not callable(hook):
+        raise TypeError(f"hook must be callable, but got '{type(hook).__name__}'")
+
+
 class RemovableHandle:
     """A handle that removes one hook from the dictionaries it was registered in.
 
@@ -101,3 +111,123 @@ def unserializable_hook(f: Callable[..., Any]) -> Callable[..., Any]:
     """Mark a hook as deliberately not saved by pickling, silencing the warning above."""
     f.__torch_unserializable__ = True  # type: ignore[attr-defined]
     return f
+
+
+class BackwardHook:
+    """How a module's full backward hooks are built, with identity nodes.
+
+    ``Module.__call__`` passes the module's tensor inputs through an identity autograd
+    Function before ``forward``, and its outputs through another one after. In backward,
+    the gradient reaches the output identity first: that is where ``grad_output`` is
+    known and the backward *pre*-hooks run. It then flows through the module's own graph
+    to the input identity, where ``grad_input`` is known and the backward hooks run.
+
+    This explains what learners find odd: ``grad_input`` has one entry per positional
+    argument (``None`` for non-tensors), and when no input requires grad the hooks fire
+    at the outputs instead, with a warning.
+    See https://pytorch.org/docs/stable/generated/torch.nn.Module.html#torch.nn.Module.register_full_backward_hook
+    """
+
+    def __init__(self, module: Any, user_hooks: list, user_pre_hooks: list) -> None:
+        self.module = module
+        self.user_hooks = user_hooks  # (id, hook) pairs: global hooks first
+        self.user_pre_hooks = user_pre_hooks
+        self.grad_outputs: tuple | None = None
+        self.n_inputs = self.n_outputs = -1
+        self.input_tensors_index: list[int] | None = None
+        self.output_tensors_index: list[int] | None = None
+
+    @staticmethod
+    def _pack_with_none(indices: list[int], values: Any, size: int) -> tuple:
+        """Gradients for the tensor positions, ``None`` everywhere else."""
+        packed = [None] * size
+        for index, value in zip(indices, values):
+            packed[index] = value
+        return tuple(packed)
+
+    @staticmethod
+    def _unpack_none(indices: list[int], values: Any) -> tuple:
+        return tuple(values[index] for index in indices)
+
+    def _apply_on_tensors(self, on_node: Callable[[Any], None], args: tuple
+                          ) -> tuple[tuple, list[int] | None]:
+        """Route the tensors in ``args`` through the identity Function and hand its node
+        to ``on_node``; nothing happens when no tensor needs a gradient."""
+        from .._tensor import Tensor
+        from ..autograd.grad_mode import is_grad_enabled
+        from ..nn.modules._functions import BackwardHookFunction
+
+        indices = [i for i, arg in enumerate(args) if isinstance(arg, Tensor)]
+        if not (is_grad_enabled() and any(args[i].requires_grad for i in indices)):
+            return args, None
+        new_tensors = BackwardHookFunction.apply(*(args[i] for i in indices))
+        on_node(next(t.grad_fn for t in new_tensors if t.grad_fn is not None))
+        replaced = list(args)
+        for index, tensor in zip(indices, new_tensors):
+            replaced[index] = tensor
+        return tuple(replaced), indices
+
+    def setup_input_hook(self, args: tuple) -> tuple:
+        """Wrap the inputs; the node there runs the user's backward hooks."""
+        def run_backward_hooks(grad_input: tuple, _grad_output: tuple) -> tuple | None:
+            if self.grad_outputs is None:
+                return None  # the gradient did not come through the module's outputs
+            packed = self._pack_with_none(self.input_tensors_index, grad_input, self.n_inputs)
+            packed = call_hooks(self.user_hooks, packed, self._call_backward_hook)
+            self.grad_outputs = None
+            return self._unpack_none(self.input_tensors_index, packed)
+
+        args, self.input_tensors_index = self._apply_on_tensors(
+            lambda node: node.register_hook(run_backward_hooks), args)
+        self.n_inputs = len(args)
+        return args
+
+    def _call_backward_hook(self, hook_id: int, hook: Callable, grad_input: tuple) -> Any:
+        result = hook(self.module, grad_input, self.grad_outputs)
+        if result is not None and len(result) != len(grad_input):
+            raise RuntimeError("Backward hook returned an invalid number of grad_input, "
+                               f"got {len(result)}, but expected {len(grad_input)}")
+        return result
+
+    def setup_output_hook(self, result: Any) -> Any:
+        """Wrap the outputs; the node there records ``grad_output`` and runs the
+        backward pre-hooks (and the backward hooks, when no input needs a gradient)."""
+        def run_pre_hooks(_grad_input: tuple, grad_output: tuple) -> tuple | None:
+            self.grad_outputs = self._pack_with_none(self.output_tensors_index, grad_output,
+                                                     self.n_outputs)
+            self.grad_outputs = call_hooks(self.user_pre_hooks, self.grad_outputs,
+                                           self._call_backward_pre_hook)
+            grad_outputs = self.grad_outputs
+            if self.input_tensors_index is None:
+                self._run_hooks_without_input_grads()
+            return self._unpack_none(self.output_tensors_index, grad_outputs)
+
+        is_tuple = isinstance(result, tuple)
+        outputs = result if is_tuple else (result,)
+        outputs, self.output_tensors_index = self._apply_on_tensors(
+            lambda node: node.register_hook(run_pre_hooks), outputs)
+        self.n_outputs = len(outputs)
+        return outputs if is_tuple else outputs[0]
+
+    def _call_backward_pre_hook(self, hook_id: int, hook: Callable, grad_output: tuple) -> Any:
+        result = hook(self.module, grad_output)
+        if result is not None and len(result) != len(grad_output):
+            raise RuntimeError("Backward pre hook returned an invalid number of grad_output, "
+                               f"got {len(result)}, but expected {len(grad_output)}")
+        return result
+
+    def _run_hooks_without_input_grads(self) -> None:
+        warnings.warn(
+            "Full backward hook is firing when gradients are computed with respect to module "
+            "outputs since no inputs require gradients. See "
+            "https://docs.pytorch.org/docs/main/generated/torch.nn.Module.html#torch.nn."
+            "Module.register_full_backward_hook for more details.", UserWarning, stacklevel=2)
+        grad_inputs = (None,) * self.n_inputs
+        for _, hook in tuple(self.user_hooks):
+            result = hook(self.module, grad_inputs, self.grad_outputs)
+            if result is not None and not (isinstance(result, tuple)
+                                           and all(r is None for r in result)):
+                raise RuntimeError("Backward hook for Modules where no input requires "
+                                   "gradient should always return None or None for all "
+                                   "gradients.")
+        self.grad_outputs = None

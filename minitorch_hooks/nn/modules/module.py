@@ -1,0 +1,800 @@
+"""``Module``: the base class of every layer, and every module hook.
+
+Read ``Module.__call__`` first: it is what runs when you write ``model(x)``. With no hooks
+it simply calls ``forward``. With hooks, it runs these steps, each a short method below:
+
+1. forward pre-hooks (global ones, then the module's own) may replace the arguments;
+2. if there are backward hooks, the tensor arguments pass through an identity node;
+3. ``forward`` runs;
+4. forward hooks (global, then the module's) may replace the output;
+5. if there are backward hooks, the output passes through an identity node too;
+6. if ``forward`` or a hook raised, hooks registered with ``always_call=True`` still
+   run, and the original exception propagates.
+
+The rest of the file is registration (attributes become parameters, buffers and
+sub-modules), traversal (``parameters()``, ``named_modules()``...) and ``state_dict``.
+See https://pytorch.org/docs/stable/generated/torch.nn.Module.html
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import warnings
+import weakref
+from collections import OrderedDict, namedtuple
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
+
+from ..._tensor import Tensor
+from ...autograd.grad_mode import no_grad
+from ...utils.hooks import BackwardHook, RemovableHandle, call_hooks, check_callable
+from ..parameter import Parameter
+
+# -- hooks for every module (debugging and profiling tools use these) --------------------
+_global_forward_pre_hooks: OrderedDict[int, Callable] = OrderedDict()
+_global_forward_hooks: OrderedDict[int, Callable] = OrderedDict()
+_global_forward_hooks_with_kwargs: OrderedDict[int, bool] = OrderedDict()
+_global_forward_hooks_always_called: OrderedDict[int, bool] = OrderedDict()
+_global_backward_pre_hooks: OrderedDict[int, Callable] = OrderedDict()
+_global_backward_hooks: OrderedDict[int, Callable] = OrderedDict()
+_global_is_full_backward_hook: bool | None = None
+_global_module_registration_hooks: OrderedDict[int, Callable] = OrderedDict()
+_global_parameter_registration_hooks: OrderedDict[int, Callable] = OrderedDict()
+_global_buffer_registration_hooks: OrderedDict[int, Callable] = OrderedDict()
+
+_MIXED_BACKWARD_HOOKS = ("Cannot use both regular backward hooks and full backward hooks {}. "
+                         "Please use only one of them.")
+
+
+def _register(hooks: OrderedDict, hook: Callable, *, prepend: bool = False,
+              flags: tuple[tuple[OrderedDict, bool], ...] = ()) -> RemovableHandle:
+    """Add ``hook`` to ``hooks`` (at the front with ``prepend``) and set its flags, which
+    live in side dictionaries keyed by the same handle id, as in PyTorch."""
+    check_callable(hook)
+    handle = RemovableHandle(hooks, extra_dict=[flag_dict for flag_dict, _ in flags])
+    hooks[handle.id] = hook
+    for flag_dict, enabled in flags:
+        if enabled:
+            flag_dict[handle.id] = True
+    if prepend:
+        hooks.move_to_end(handle.id, last=False)
+    return handle
+
+
+def register_module_forward_pre_hook(hook: Callable) -> RemovableHandle:
+    """``hook(module, args)`` before every module's forward, before the module's own."""
+    return _register(_global_forward_pre_hooks, hook)
+
+
+def register_module_forward_hook(hook: Callable, *, with_kwargs: bool = False,
+                                 always_call: bool = False) -> RemovableHandle:
+    """``hook(module, args, output)`` after every module's forward, before its own."""
+    return _register(_global_forward_hooks, hook,
+                     flags=((_global_forward_hooks_with_kwargs, with_kwargs),
+                            (_global_forward_hooks_always_called, always_call)))
+
+
+def register_module_full_backward_pre_hook(hook: Callable) -> RemovableHandle:
+    """``hook(module, grad_output)`` for every module, before the module's own."""
+    return _register(_global_backward_pre_hooks, hook)
+
+
+def _register_global_backward_hook(hook: Callable, full: bool) -> RemovableHandle:
+    global _global_is_full_backward_hook
+    if _global_is_full_backward_hook is (not full):
+        raise RuntimeError(_MIXED_BACKWARD_HOOKS.format("as a global Module hook"))
+    check_callable(hook)
+    _global_is_full_backward_hook = full
+    return _register(_global_backward_hooks, hook)
+
+
+def register_module_full_backward_hook(hook: Callable) -> RemovableHandle:
+    """``hook(module, grad_input, grad_output)`` for every module, before its own."""
+    return _register_global_backward_hook(hook, full=True)
+
+
+def register_module_backward_hook(hook: Callable) -> RemovableHandle:
+    """The deprecated, non-full global backward hook (see ``Module.register_backward_hook``)."""
+    return _register_global_backward_hook(hook, full=False)
+
+
+def register_module_module_registration_hook(hook: Callable) -> RemovableHandle:
+    """``hook(module, name, submodule)`` whenever a sub-module is registered anywhere; a
+    returned module is registered instead."""
+    return _register(_global_module_registration_hooks, hook)
+
+
+def register_module_parameter_registration_hook(hook: Callable) -> RemovableHandle:
+    """``hook(module, name, param)`` whenever a parameter is registered anywhere."""
+    return _register(_global_parameter_registration_hooks, hook)
+
+
+def register_module_buffer_registration_hook(hook: Callable) -> RemovableHandle:
+    """``hook(module, name, buffer)`` whenever a buffer is registered anywhere."""
+    return _register(_global_buffer_registration_hooks, hook)
+
+
+def _run_registration_hooks(hooks: OrderedDict, module: Module, name: str, value: Any) -> Any:
+    return call_hooks(hooks.items(), value, lambda _, hook, v: hook(module, name, v))
+
+
+class _WrappedHook:
+    """A hook that receives its module first, held weakly (``register_backward_hook``)."""
+
+    def __init__(self, hook: Callable, module: Module) -> None:
+        self.hook = hook
+        functools.update_wrapper(self, hook)
+        self.module = weakref.ref(module)
+
+    def __call__(self, *args: Any) -> Any:
+        module = self.module()
+        if module is None:
+            raise RuntimeError("You are trying to call the hook of a dead Module!")
+        return self.hook(module, *args)
+
+
+class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
+    """What ``load_state_dict`` returns: the keys it could not match."""
+
+    def __repr__(self) -> str:
+        if not self.missing_keys and not self.unexpected_keys:
+            return "<All keys matched successfully>"
+        return super().__repr__()
+
+    __str__ = __repr__
+
+
+def _addindent(text: str, spaces: int) -> str:
+    """Indent every line but the first: how nested module reprs line up."""
+    first, *rest = text.split("\n")
+    if not rest:
+        return text
+    return "\n".join([first] + [" " * spaces + line if line.strip() else "" for line in rest])
+
+
+class _CallState:
+    """What one hooked call has got to so far; the always-call hooks need it on failure."""
+
+    __slots__ = ("args", "kwargs", "result", "always_called")
+
+    def __init__(self, args: tuple, kwargs: dict) -> None:
+        self.args, self.kwargs, self.result = args, kwargs, None
+        self.always_called: set[int] = set()
+
+
+class Module:
+    """Base class for all neural network modules; subclasses define ``forward``."""
+
+    training: bool
+    _version: int = 1
+    call_super_init: bool = False
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        if kwargs:
+            raise TypeError(f"{type(self).__name__}.__init__() got an unexpected keyword "
+                            f"argument '{next(iter(kwargs))}'")
+        if args:
+            raise TypeError(f"{type(self).__name__}.__init__() takes 1 positional argument "
+                            f"but {len(args) + 1} were given")
+        state = {
+            "training": True, "_parameters": {}, "_buffers": {},
+            "_non_persistent_buffers_set": set(), "_modules": {},
+            "_forward_pre_hooks": OrderedDict(), "_forward_pre_hooks_with_kwargs": OrderedDict(),
+            "_forward_hooks": OrderedDict(), "_forward_hooks_with_kwargs": OrderedDict(),
+            "_forward_hooks_always_called": OrderedDict(),
+            "_backward_pre_hooks": OrderedDict(), "_backward_hooks": OrderedDict(),
+            "_is_full_backward_hook": None,
+            "_state_dict_hooks": OrderedDict(), "_state_dict_pre_hooks": OrderedDict(),
+            "_load_state_dict_pre_hooks": OrderedDict(),
+            "_load_state_dict_post_hooks": OrderedDict(),
+        }
+        for name, value in state.items():
+            object.__setattr__(self, name, value)
+
+    def forward(self, *args: Any, **kwargs: Any) -> Any:
+        raise NotImplementedError(
+            f'Module [{type(self).__name__}] is missing the required "forward" function')
+
+    # == calling the module: where the forward and backward hooks run =====================
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if not (self._forward_pre_hooks or self._forward_hooks or self._backward_pre_hooks
+                or self._backward_hooks or _global_forward_pre_hooks or _global_forward_hooks
+                or _global_backward_pre_hooks or _global_backward_hooks):
+            return self.forward(*args, **kwargs)  # the fast path: no hooks anywhere
+        state = _CallState(args, kwargs)
+        try:
+            return self._call_with_hooks(state)
+        except Exception:
+            self._run_always_called_hooks(state)
+            raise
+
+    def _call_with_hooks(self, state: _CallState) -> Any:
+        # The backward hooks that apply are fixed before any forward hook can add more.
+        backward_hook = self._setup_backward_hook()
+        legacy_hooks = self._legacy_backward_hooks()
+        self._run_forward_pre_hooks(state)
+        if backward_hook is not None:
+            state.args = backward_hook.setup_input_hook(state.args)
+        state.result = self.forward(*state.args, **state.kwargs)
+        self._run_forward_hooks(state)
+        if backward_hook is not None:
+            if not isinstance(state.result, (Tensor, tuple)):
+                warnings.warn("For backward hooks to be called, module output should be a "
+                              "Tensor or a tuple of Tensors but received "
+                              f"{type(state.result)}", UserWarning, stacklevel=3)
+            state.result = backward_hook.setup_output_hook(state.result)
+        if legacy_hooks:
+            self._attach_legacy_backward_hooks(state, legacy_hooks)
+        return state.result
+
+    def _run_forward_pre_hooks(self, state: _CallState) -> None:
+        """Step 1: ``hook(module, args)``, or ``hook(module, args, kwargs)`` when registered
+        ``with_kwargs``. A result replaces the arguments; a non-tuple is wrapped in one."""
+        def call(hook_id: int, hook: Callable, args_kwargs: tuple) -> tuple | None:
+            args, kwargs = args_kwargs
+            if hook_id in self._forward_pre_hooks_with_kwargs:
+                result = hook(self, args, kwargs)
+                if result is not None and not (isinstance(result, tuple) and len(result) == 2):
+                    raise RuntimeError("forward pre-hook must return None or a tuple of "
+                                       f"(new_args, new_kwargs), but got {result}.")
+                return result
+            result = hook(self, args)
+            if result is None:
+                return None
+            return (result if isinstance(result, tuple) else (result,)), kwargs
+
+        hooks = itertools.chain(_global_forward_pre_hooks.items(),
+                                self._forward_pre_hooks.items())
+        state.args, state.kwargs = call_hooks(hooks, (state.args, state.kwargs), call)
+
+    def _setup_backward_hook(self) -> BackwardHook | None:
+        """Step 2's bookkeeping: the full backward hooks and pre-hooks that apply here."""
+        pre_hooks = [*_global_backward_pre_hooks.items(), *self._backward_pre_hooks.items()]
+        full_hooks = []
+        if _global_is_full_backward_hook is True:
+            full_hooks += _global_backward_hooks.items()
+        if self._is_full_backward_hook is True:
+            full_hooks += self._backward_hooks.items()
+        if not (full_hooks or pre_hooks):
+            return None
+        return BackwardHook(self, full_hooks, pre_hooks)
+
+    def _forward_hook_caller(self, state: _CallState) -> Callable:
+        def call(hook_id: int, hook: Callable, result: Any) -> Any:
+            if hook_id in self._forward_hooks_always_called or \
+                    hook_id in _global_forward_hooks_always_called:
+                state.always_called.add(hook_id)
+            if hook_id in self._forward_hooks_with_kwargs or \
+                    hook_id in _global_forward_hooks_with_kwargs:
+                return hook(self, state.args, state.kwargs, result)
+            return hook(self, state.args, result)
+
+        return call
+
+    def _run_forward_hooks(self, state: _CallState) -> None:
+        """Step 4: ``hook(module, args, output)`` (``with_kwargs``: ``hook(module, args,
+        kwargs, output)``); a result other than ``None`` replaces the output."""
+        hooks = itertools.chain(_global_forward_hooks.items(), self._forward_hooks.items())
+        state.result = call_hooks(hooks, state.result, self._forward_hook_caller(state))
+
+    def _run_always_called_hooks(self, state: _CallState) -> None:
+        """Step 6: after a failure, the ``always_call`` forward hooks that have not run yet
+        still run. An error inside one of them is turned into a warning, so that the
+        original exception is the one that propagates."""
+        call = self._forward_hook_caller(state)
+        for hook_dict, always, label in (
+                (_global_forward_hooks, _global_forward_hooks_always_called,
+                 "global module forward hook"),
+                (self._forward_hooks, self._forward_hooks_always_called, "module forward hook")):
+            for hook_id, hook in tuple(hook_dict.items()):
+                if hook_id not in always or hook_id in state.always_called:
+                    continue
+                try:
+                    result = call(hook_id, hook, state.result)
+                except Exception as error:  # noqa: BLE001 - reported as PyTorch does
+                    warnings.warn(f"{label} with ``always_call=True`` raised an exception that "
+                                  f"was silenced as another error was raised in forward: "
+                                  f"{error}", UserWarning, stacklevel=4)
+                    continue
+                if result is not None:
+                    state.result = result
+
+    def _legacy_backward_hooks(self) -> list[Callable]:
+        legacy = []
+        if _global_is_full_backward_hook is False:
+            legacy += _global_backward_hooks.values()
+        if self._is_full_backward_hook is False:
+            legacy += self._backward_hooks.values()
+        return legacy
+
+    def _attach_legacy_backward_hooks(self, state: _CallState, legacy: list[Callable]) -> None:
+        """The deprecated ``register_backward_hook``: attached to the grad_fn of the first
+        output tensor, so it sees only that last operation's gradients."""
+        var = state.result
+        while not isinstance(var, Tensor):
+            var = next(v for v in var.values() if isinstance(v, Tensor)) \
+                if isinstance(var, dict) else var[0]
+        if var.grad_fn is not None:
+            for hook in legacy:
+                var.grad_fn.register_hook(_WrappedHook(hook, self))
+            _warn_legacy_backward_hook(state.args, state.result, var.grad_fn)
+
+    # == registering hooks ====================================================================
+    def register_forward_pre_hook(self, hook: Callable, *, prepend: bool = False,
+                                  with_kwargs: bool = False) -> RemovableHandle:
+        """Run ``hook(module, args)`` before ``forward``; it may return new args.
+
+        See https://pytorch.org/docs/stable/generated/torch.nn.Module.html#torch.nn.Module.register_forward_pre_hook
+        """
+        return _register(self._forward_pre_hooks, hook, prepend=prepend,
+                         flags=((self._forward_pre_hooks_with_kwargs, with_kwargs),))
+
+    def register_forward_hook(self, hook: Callable, *, prepend: bool = False,
+                              with_kwargs: bool = False, always_call: bool = False
+                              ) -> RemovableHandle:
+        """Run ``hook(module, args, output)`` after ``forward``; it may return a new output.
+
+        See https://pytorch.org/docs/stable/generated/torch.nn.Module.html#torch.nn.Module.register_forward_hook
+        """
+        return _register(self._forward_hooks, hook, prepend=prepend,
+                         flags=((self._forward_hooks_with_kwargs, with_kwargs),
+                                (self._forward_hooks_always_called, always_call)))
+
+    def register_full_backward_pre_hook(self, hook: Callable, prepend: bool = False
+                                        ) -> RemovableHandle:
+        """Run ``hook(module, grad_output)`` when the gradient reaches the module's outputs;
+        it may return a new ``grad_output``.
+
+        See https://pytorch.org/docs/stable/generated/torch.nn.Module.html#torch.nn.Module.register_full_backward_pre_hook
+        """
+        return _register(self._backward_pre_hooks, hook, prepend=prepend)
+
+    def register_full_backward_hook(self, hook: Callable, prepend: bool = False
+                                    ) -> RemovableHandle:
+        """Run ``hook(module, grad_input, grad_output)`` once the gradients with respect to
+        the module's inputs are computed; it may return a new ``grad_input``.
+
+        See https://pytorch.org/docs/stable/generated/torch.nn.Module.html#torch.nn.Module.register_full_backward_hook
+        """
+        if self._is_full_backward_hook is False:
+            raise RuntimeError(_MIXED_BACKWARD_HOOKS.format("on a single Module"))
+        check_callable(hook)
+        self._is_full_backward_hook = True
+        return _register(self._backward_hooks, hook, prepend=prepend)
+
+    def register_backward_hook(self, hook: Callable) -> RemovableHandle:
+        """Deprecated: a hook on the grad_fn of the module's last operation only, so its
+        ``grad_input`` can be the gradient of some inner tensor. Use
+        ``register_full_backward_hook``.
+        """
+        if self._is_full_backward_hook is True:
+            raise RuntimeError(_MIXED_BACKWARD_HOOKS.format("on a single Module"))
+        check_callable(hook)
+        self._is_full_backward_hook = False
+        return _register(self._backward_hooks, hook)
+
+    def register_state_dict_pre_hook(self, hook: Callable) -> RemovableHandle:
+        """``hook(module, prefix, keep_vars)`` before ``state_dict`` collects this module."""
+        return _register(self._state_dict_pre_hooks, hook)
+
+    def register_state_dict_post_hook(self, hook: Callable) -> RemovableHandle:
+        """``hook(module, state_dict, prefix, local_metadata)`` after; it edits in place."""
+        return _register(self._state_dict_hooks, hook)
+
+    def register_load_state_dict_pre_hook(self, hook: Callable) -> RemovableHandle:
+        """``hook(module, state_dict, prefix, local_metadata, strict, missing_keys,
+        unexpected_keys, error_msgs)`` before this module loads its entries."""
+        check_callable(hook)
+        return _register(self._load_state_dict_pre_hooks, _WrappedHook(hook, self))
+
+    def register_load_state_dict_post_hook(self, hook: Callable) -> RemovableHandle:
+        """``hook(module, incompatible_keys)`` after loading; it edits the keys in place."""
+        return _register(self._load_state_dict_post_hooks, hook)
+
+    # == registration through attributes ==================================================
+    def __setattr__(self, name: str, value: Any) -> None:
+        params = self.__dict__.get("_parameters")
+        if isinstance(value, Parameter):
+            if params is None:
+                raise AttributeError("cannot assign parameters before Module.__init__() call")
+            self._forget(name, self.__dict__, self._buffers, self._modules,
+                         self._non_persistent_buffers_set)
+            self.register_parameter(name, value)
+        elif params is not None and name in params:
+            if value is not None:
+                raise TypeError(f"cannot assign '{_typename(value)}' as parameter '{name}' "
+                                "(torch.nn.Parameter or None expected)")
+            self.register_parameter(name, value)
+        elif isinstance(value, Module):
+            if self.__dict__.get("_modules") is None:
+                raise AttributeError("cannot assign module before Module.__init__() call")
+            self._forget(name, self.__dict__, self._parameters, self._buffers,
+                         self._non_persistent_buffers_set)
+            self._modules[name] = _run_registration_hooks(
+                _global_module_registration_hooks, self, name, value)
+        elif name in self.__dict__.get("_modules", ()):
+            if value is not None:
+                raise TypeError(f"cannot assign '{_typename(value)}' as child module '{name}' "
+                                "(torch.nn.Module or None expected)")
+            self._modules[name] = _run_registration_hooks(
+                _global_module_registration_hooks, self, name, value)
+        elif name in self.__dict__.get("_buffers", ()):
+            if value is not None and not isinstance(value, Tensor):
+                raise TypeError(f"cannot assign '{_typename(value)}' as buffer '{name}' "
+                                "(torch.nn.Buffer, torch.Tensor or None expected)")
+            self.register_buffer(name, value, name not in self._non_persistent_buffers_set)
+        else:
+            object.__setattr__(self, name, value)
+
+    @staticmethod
+    def _forget(name: str, *containers: Any) -> None:
+        for container in containers:
+            if name in container:
+                if isinstance(container, dict):
+                    del container[name]
+                else:
+                    container.discard(name)
+
+    def __getattr__(self, name: str) -> Any:
+        # Called only when normal lookup fails: parameters, buffers and sub-modules live in
+        # their own dictionaries, not in ``__dict__``.
+        state = self.__dict__
+        for registry in ("_parameters", "_buffers", "_modules"):
+            if registry in state and name in state[registry]:
+                return state[registry][name]
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def __delattr__(self, name: str) -> None:
+        if name in self._parameters:
+            del self._parameters[name]
+        elif name in self._buffers:
+            del self._buffers[name]
+            self._non_persistent_buffers_set.discard(name)
+        elif name in self._modules:
+            del self._modules[name]
+        else:
+            object.__delattr__(self, name)
+
+    def _check_name(self, kind: str, name: Any, registry: dict) -> None:
+        """PyTorch's checks on a new name, in its order (modules check clashes first)."""
+        if not isinstance(name, str):
+            raise TypeError(f"{kind} name should be a string. Got {_typename(name)}")
+        clash = hasattr(self, name) and name not in registry
+        if clash and kind == "module":
+            raise KeyError(f"attribute '{name}' already exists")
+        if "." in name:
+            raise KeyError(f"{kind} name can't contain \".\"" +
+                           (f", got: {name}" if kind == "module" else ""))
+        if name == "":
+            raise KeyError(f'{kind} name can\'t be empty string ""')
+        if clash:
+            raise KeyError(f"attribute '{name}' already exists")
+
+    def register_parameter(self, name: str, param: Parameter | None) -> None:
+        """Add a parameter under ``name``; ``None`` registers an empty slot."""
+        if "_parameters" not in self.__dict__:
+            raise AttributeError("cannot assign parameter before Module.__init__() call")
+        self._check_name("parameter", name, self._parameters)
+        if param is not None:
+            if not isinstance(param, Parameter):
+                raise TypeError(f"cannot assign '{_typename(param)}' object to parameter "
+                                f"'{name}' (torch.nn.Parameter or None required)")
+            if param.grad_fn is not None:
+                raise ValueError(
+                    f"Cannot assign non-leaf Tensor to parameter '{name}'. Model parameters "
+                    f"must be created explicitly. To express '{name}' as a function of another "
+                    "Tensor, compute the value in the forward() method.")
+            param = _run_registration_hooks(_global_parameter_registration_hooks, self, name,
+                                            param)
+        self._parameters[name] = param
+
+    def register_buffer(self, name: str, tensor: Tensor | None, persistent: bool = True
+                        ) -> None:
+        """Add a tensor that is state but not a parameter (e.g. running statistics);
+        ``persistent=False`` keeps it out of ``state_dict``."""
+        if "_buffers" not in self.__dict__:
+            raise AttributeError("cannot assign buffer before Module.__init__() call")
+        self._check_name("buffer", name, self._buffers)
+        if tensor is not None and not isinstance(tensor, Tensor):
+            raise TypeError(f"cannot assign '{_typename(tensor)}' object to buffer '{name}' "
+                            "(torch Tensor or None required)")
+        self._buffers[name] = _run_registration_hooks(_global_buffer_registration_hooks, self,
+                                                      name, tensor)
+        if persistent:
+            self._non_persistent_buffers_set.discard(name)
+        else:
+            self._non_persistent_buffers_set.add(name)
+
+    def add_module(self, name: str, module: Module | None) -> None:
+        """Add a sub-module under ``name`` (what attribute assignment does)."""
+        if not isinstance(module, Module) and module is not None:
+            raise TypeError(f"{_typename(module)} is not a Module subclass")
+        self._check_name("module", name, self._modules)
+        self._modules[name] = _run_registration_hooks(_global_module_registration_hooks,
+                                                      self, name, module)
+
+    register_module = add_module
+
+    # == walking the tree =====================================================================
+    def named_modules(self, memo: set | None = None, prefix: str = "",
+                      remove_duplicate: bool = True) -> Iterator[tuple[str, Module]]:
+        """This module and every module inside it, with dotted names (``encoder.0``)."""
+        memo = set() if memo is None else memo
+        if self in memo:
+            return
+        if remove_duplicate:
+            memo.add(self)
+        yield prefix, self
+        for name, module in self._modules.items():
+            if module is not None:
+                yield from module.named_modules(memo, prefix + ("." if prefix else "") + name,
+                                                remove_duplicate)
+
+    def modules(self) -> Iterator[Module]:
+        for _, module in self.named_modules():
+            yield module
+
+    def named_children(self) -> Iterator[tuple[str, Module]]:
+        seen = set()
+        for name, module in self._modules.items():
+            if module is not None and module not in seen:
+                seen.add(module)
+                yield name, module
+
+    def children(self) -> Iterator[Module]:
+        for _, module in self.named_children():
+            yield module
+
+    def _named_members(self, registry: str, prefix: str, recurse: bool,
+                       remove_duplicate: bool = True) -> Iterator[tuple[str, Tensor]]:
+        seen = set()
+        modules = self.named_modules(prefix=prefix, remove_duplicate=remove_duplicate) \
+            if recurse else [(prefix, self)]
+        for module_prefix, module in modules:
+            for name, value in getattr(module, registry).items():
+                if value is None or value in seen:
+                    continue
+                if remove_duplicate:
+                    seen.add(value)
+                yield module_prefix + ("." if module_prefix else "") + name, value
+
+    def named_parameters(self, prefix: str = "", recurse: bool = True,
+                         remove_duplicate: bool = True) -> Iterator[tuple[str, Parameter]]:
+        """Every parameter once (a shared one under its first name)."""
+        return self._named_members("_parameters", prefix, recurse, remove_duplicate)
+
+    def parameters(self, recurse: bool = True) -> Iterator[Parameter]:
+        for _, param in self.named_parameters(recurse=recurse):
+            yield param
+
+    def named_buffers(self, prefix: str = "", recurse: bool = True,
+                      remove_duplicate: bool = True) -> Iterator[tuple[str, Tensor]]:
+        return self._named_members("_buffers", prefix, recurse, remove_duplicate)
+
+    def buffers(self, recurse: bool = True) -> Iterator[Tensor]:
+        for _, buffer in self.named_buffers(recurse=recurse):
+            yield buffer
+
+    def get_submodule(self, target: str) -> Module:
+        """The module at a dotted path such as ``"encoder.0"``."""
+        module = self
+        for item in target.split(".") if target else ():
+            if not hasattr(module, item):
+                raise AttributeError(f"{type(module).__name__} has no attribute `{item}`")
+            module = getattr(module, item)
+            if not isinstance(module, Module):
+                raise AttributeError(f"`{item}` is not an nn.Module")
+        return module
+
+    def apply(self, fn: Callable[[Module], None]) -> Module:
+        """Call ``fn`` on every sub-module, children first, then on this module."""
+        for module in self.children():
+            module.apply(fn)
+        fn(self)
+        return self
+
+    # == modes and gradients ==================================================================
+    def train(self, mode: bool = True) -> Module:
+        if not isinstance(mode, bool):
+            raise ValueError("training mode is expected to be boolean")
+        self.training = mode
+        for module in self.children():
+            module.train(mode)
+        return self
+
+    def eval(self) -> Module:
+        return self.train(False)
+
+    def requires_grad_(self, requires_grad: bool = True) -> Module:
+        for param in self.parameters():
+            param.requires_grad_(requires_grad)
+        return self
+
+    def zero_grad(self, set_to_none: bool = True) -> None:
+        for param in self.parameters():
+            if param.grad is not None:
+                if set_to_none:
+                    param.grad = None
+                else:
+                    param.grad.detach_().zero_()
+
+    # == state_dict ===========================================================================
+    def state_dict(self, *, destination: dict | None = None, prefix: str = "",
+                   keep_vars: bool = False) -> dict:
+        """Parameters and persistent buffers by dotted name, detached unless ``keep_vars``.
+        Pre-hooks run before this module's entries are collected, post-hooks after."""
+        if destination is None:
+            destination = OrderedDict()
+            destination._metadata = OrderedDict()
+        local_metadata = {"version": self._version}
+        if hasattr(destination, "_metadata"):
+            destination._metadata[prefix[:-1]] = local_metadata
+        for hook in tuple(self._state_dict_pre_hooks.values()):
+            hook(self, prefix, keep_vars)
+        for name, param in self._parameters.items():
+            if param is not None:
+                destination[prefix + name] = param if keep_vars else param.detach()
+        for name, buffer in self._buffers.items():
+            if buffer is not None and name not in self._non_persistent_buffers_set:
+                destination[prefix + name] = buffer if keep_vars else buffer.detach()
+        for name, module in self._modules.items():
+            if module is not None:
+                module.state_dict(destination=destination, prefix=prefix + name + ".",
+                                  keep_vars=keep_vars)
+        for hook in tuple(self._state_dict_hooks.values()):
+            if hook(self, destination, prefix, local_metadata) is not None:
+                raise RuntimeError("state_dict post-hook must return None")
+        return destination
+
+    def _load_from_state_dict(self, state_dict: dict, prefix: str, local_metadata: dict,
+                              strict: bool, missing_keys: list, unexpected_keys: list,
+                              error_msgs: list) -> None:
+        for hook in tuple(self._load_state_dict_pre_hooks.values()):
+            hook(state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
+                 error_msgs)
+        local_state = {name: value for name, value in itertools.chain(
+            self._parameters.items(),
+            ((n, b) for n, b in self._buffers.items()
+             if n not in self._non_persistent_buffers_set)) if value is not None}
+        for name, param in local_state.items():
+            key = prefix + name
+            if key not in state_dict:
+                if strict:
+                    missing_keys.append(key)
+                continue
+            source = state_dict[key]
+            if not isinstance(source, Tensor):
+                error_msgs.append(f'While copying the parameter named "{key}", expected '
+                                  "torch.Tensor or Tensor-like object from checkpoint but "
+                                  f"received {type(source)}")
+                continue
+            if param.ndim == 0 and source.shape == (1,):
+                source = source[0]
+            if source.shape != param.shape:
+                error_msgs.append(f"size mismatch for {key}: copying a param with shape "
+                                  f"{source.shape} from checkpoint, the shape in current model "
+                                  f"is {param.shape}.")
+                continue
+            with no_grad():
+                param.copy_(source)
+        if strict:
+            for key in state_dict:
+                if key.startswith(prefix):
+                    head, *rest = key[len(prefix):].split(".", 1)
+                    if (rest and head not in self._modules) or \
+                            (not rest and head not in local_state):
+                        unexpected_keys.append(key)
+
+    def load_state_dict(self, state_dict: Mapping[str, Any], strict: bool = True
+                        ) -> _IncompatibleKeys:
+        """Copy values from ``state_dict`` into this module's parameters and buffers.
+
+        With ``strict`` any missing or unexpected key is an error (raised after the
+        matching entries were copied, as in PyTorch).
+        """
+        if not isinstance(state_dict, Mapping):
+            raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
+        missing_keys: list[str] = []
+        unexpected_keys: list[str] = []
+        error_msgs: list[str] = []
+        metadata = getattr(state_dict, "_metadata", None)
+        state_dict = OrderedDict(state_dict)
+
+        def load(module: Module, local_state_dict: dict, prefix: str = "") -> None:
+            local_metadata = {} if metadata is None else metadata.get(prefix[:-1], {})
+            module._load_from_state_dict(local_state_dict, prefix, local_metadata, True,
+                                         missing_keys, unexpected_keys, error_msgs)
+            for name, child in module._modules.items():
+                if child is not None:
+                    child_prefix = prefix + name + "."
+                    load(child, {k: v for k, v in local_state_dict.items()
+                                 if k.startswith(child_prefix)}, child_prefix)
+            keys = _IncompatibleKeys(missing_keys, unexpected_keys)
+            for hook in tuple(module._load_state_dict_post_hooks.values()):
+                if hook(module, keys) is not None:
+                    raise AssertionError(
+                        "Hooks registered with ``register_load_state_dict_post_hook`` are not"
+                        " expected to return new values, if incompatible_keys need to be "
+                        "modified, it should be done inplace.")
+
+        load(self, state_dict)
+        if strict:
+            if unexpected_keys:
+                error_msgs.insert(0, "Unexpected key(s) in state_dict: {}. ".format(
+                    ", ".join(f'"{k}"' for k in unexpected_keys)))
+            if missing_keys:
+                error_msgs.insert(0, "Missing key(s) in state_dict: {}. ".format(
+                    ", ".join(f'"{k}"' for k in missing_keys)))
+        if error_msgs:
+            raise RuntimeError("Error(s) in loading state_dict for {}:\n\t{}".format(
+                type(self).__name__, "\n\t".join(error_msgs)))
+        return _IncompatibleKeys(missing_keys, unexpected_keys)
+
+    # == printing =============================================================================
+    def extra_repr(self) -> str:
+        """The text inside this module's parentheses in ``repr``; layers override it."""
+        return ""
+
+    def _get_name(self) -> str:
+        return type(self).__name__
+
+    def __repr__(self) -> str:
+        lines = self.extra_repr().split("\n") if self.extra_repr() else []
+        lines += [f"({name}): {_addindent(repr(module), 2)}"
+                  for name, module in self._modules.items()]
+        main = self._get_name() + "("
+        if lines:
+            if len(lines) == 1 and not self._modules:
+                main += lines[0]
+            else:
+                main += "\n  " + "\n  ".join(lines) + "\n"
+        return main + ")"
+
+    def __dir__(self) -> list[str]:
+        keys = [*dir(type(self)), *self.__dict__, *self._parameters, *self._modules,
+                *self._buffers]
+        return sorted(key for key in keys if not key[0].isdigit())
+
+
+def _typename(value: Any) -> str:
+    if isinstance(value, Tensor):
+        return value.dtype.legacy_name
+    module = type(value).__module__
+    name = type(value).__qualname__
+    return name if module in ("builtins", "__builtin__", None) else f"{module}.{name}"
+
+
+def _warn_legacy_backward_hook(inputs: Any, result: Any, grad_fn: Any) -> None:
+    """The deprecation warnings PyTorch gives when a legacy hook will miss gradients."""
+    def warn(message: str) -> None:
+        warnings.warn(message, FutureWarning, stacklevel=5)
+
+    outputs = (result,) if isinstance(result, Tensor) else result
+    if not (isinstance(outputs, tuple) and all(isinstance(r, Tensor) for r in outputs)):
+        return warn("Using non-full backward hooks on a Module that does not return a single "
+                    "Tensor or a tuple of Tensors is deprecated and will be removed in future "
+                    "versions. This hook will be missing some of the grad_output. Please use "
+                    "register_full_backward_hook to get the documented behavior.")
+    inputs = (inputs,) if isinstance(inputs, Tensor) else inputs
+    if not (isinstance(inputs, tuple) and all(isinstance(i, Tensor) for i in inputs)):
+        return warn("Using non-full backward hooks on a Module that does not take as input a "
+                    "single Tensor or a tuple of Tensors is deprecated and will be removed in "
+                    "future versions. This hook will be missing some of the grad_input. Please "
+                    "use register_full_backward_hook to get the documented behavior.")
+    output_nodes = {r.grad_fn for r in outputs if r.grad_fn is not None}
+    if not output_nodes or (len(output_nodes) == 1 and grad_fn not in output_nodes):
+        warn("Using a non-full backward hook when outputs are nested in python data structure "
+             "is deprecated and will be removed in future versions. This hook will be missing "
+             "some grad_output.")
+    elif len(output_nodes) > 1:
+        warn("Using a non-full backward hook when outputs are generated by different autograd "
+             "Nodes is deprecated and will be removed in future versions. This hook will be "
+             "missing some grad_output. Please use register_full_backward_hook to get the "
+             "documented behavior.")
+    elif {i.grad_fn for i in inputs if i.grad_fn is not None} != \
+            {n for n, _ in grad_fn.next_functions}:
+        warn("Using a non-full backward hook when the forward contains multiple autograd "
+             "Nodes is deprecated and will be removed in future versions. This hook will be "
+             "missing some grad_input. Please use register_full_backward_hook to get the "
+             "documented behavior.")
