@@ -1,0 +1,275 @@
+"""The ``minitorch-hooks`` command line and its tour.
+
+Most tests call ``main([...])`` in-process and read what it printed with capsys; two run
+``python -m minitorch_hooks`` in a subprocess, as a learner would. The expected gradients
+below were worked out by hand, so these tests can fail without PyTorch; the conformance
+tests at the end run every chapter's example on real PyTorch too and check that the tour
+prints exactly PyTorch's values.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import pathlib
+import re
+import subprocess
+import sys
+
+import pytest
+from harness import real_torch
+
+import minitorch_hooks
+from minitorch_hooks.__main__ import main
+from minitorch_hooks.tour import CHAPTER_MODULES, chapters
+from minitorch_hooks.tour.render import Style, render_chapter
+
+CHAPTERS = chapters()
+NUMBERS = [str(number) for number in range(1, len(CHAPTERS) + 1)]
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    """``main(argv)``'s exit code and what it printed on stdout and stderr."""
+    code = main(list(argv))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+class Terminal(io.StringIO):
+    """A stdout that says it is a terminal, as a person's shell would."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def run_on_terminal(monkeypatch: pytest.MonkeyPatch, *argv: str) -> str:
+    terminal = Terminal()
+    monkeypatch.setattr(sys, "stdout", terminal)
+    assert main(list(argv)) == 0
+    return terminal.getvalue()
+
+
+# -- help and usage errors ------------------------------------------------------------------
+def test_help_describes_the_tour_subcommand(capsys):
+    code, out, err = run(capsys, "--help")
+    assert (code, err) == (0, "")
+    assert out.startswith("usage: minitorch-hooks")
+    assert "tour" in out and "guided walk" in out
+
+
+def test_tour_help_describes_every_option(capsys):
+    code, out, _ = run(capsys, "tour", "--help")
+    assert code == 0
+    assert out.startswith("usage: minitorch-hooks tour")
+    for option in ("--list", "--chapter N", "--no-color", "NO_COLOR"):
+        assert option in out
+    assert f"1 to {len(CHAPTERS)}" in out
+
+
+def test_no_subcommand_prints_the_help_on_stderr_and_exits_2(capsys):
+    code, out, err = run(capsys)
+    assert (code, out) == (2, "")
+    assert err.startswith("usage: minitorch-hooks") and "tour" in err
+
+
+@pytest.mark.parametrize("argv", [
+    ["--bogus"],
+    ["bogus"],
+    ["tour", "--bogus"],
+    ["tour", "--chapter"],
+    ["tour", "--chapter", "two"],
+    ["tour", "--chapter", "0"],
+    ["tour", "--chapter", str(len(CHAPTERS) + 1)],
+    ["tour", "--list", "--chapter", "1"],
+])
+def test_a_usage_error_prints_usage_on_stderr_and_exits_2(capsys, argv):
+    code, out, err = run(capsys, *argv)
+    assert (code, out) == (2, "")
+    assert err.startswith("usage: minitorch-hooks")
+    assert "error:" in err
+
+
+# -- what the tour prints -------------------------------------------------------------------
+def test_list_prints_the_numbered_chapter_titles(capsys):
+    code, out, err = run(capsys, "tour", "--list")
+    assert (code, err) == (0, "")
+    lines = out.splitlines()
+    assert lines == [f"{n}. {chapter.title}" for n, chapter in enumerate(CHAPTERS, start=1)]
+    subjects = ["plain Python", "register_hook", "retain_grad",
+                "post_accumulate_grad", "graph nodes", "RemovableHandle"]
+    assert len(lines) == len(subjects)
+    for line, subject in zip(lines, subjects):
+        assert subject in line
+
+
+@pytest.mark.parametrize("number", NUMBERS)
+def test_chapter_prints_its_prose_its_code_and_that_code_s_output(capsys, number):
+    chapter = CHAPTERS[int(number) - 1]
+    code, out, err = run(capsys, "tour", "--chapter", number)
+    assert (code, err) == (0, "")
+    assert out.startswith(f"Chapter {number} of {len(CHAPTERS)}: {chapter.title}\n")
+    assert len(re.findall(r"^Chapter \d+ of", out, re.MULTILINE)) == 1
+    shown = [line.removeprefix("    ") for line in out.splitlines()]
+    code_lines = chapter.code().splitlines()
+    start = shown.index(code_lines[0])
+    assert shown[start:start + len(code_lines)] == code_lines
+    printed = chapter.run(minitorch_hooks)
+    assert printed, "the example printed nothing"
+    start = shown.index(printed[0], start + len(code_lines))
+    assert shown[start:start + len(printed)] == printed
+
+
+@pytest.mark.parametrize("number", NUMBERS)
+def test_the_code_shown_runs_on_its_own_and_prints_what_the_tour_shows(number):
+    """Pasted into a fresh interpreter, the code on screen prints the tour's output."""
+    chapter = CHAPTERS[int(number) - 1]
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        exec(compile(chapter.code(), f"<chapter {number}>", "exec"), {})
+    assert printed.getvalue().splitlines() == chapter.run(minitorch_hooks)
+
+
+def test_the_whole_tour_prints_every_chapter_in_order(capsys):
+    code, out, err = run(capsys, "tour")
+    assert (code, err) == (0, "")
+    positions = [out.index(f"Chapter {n} of {len(CHAPTERS)}: {chapter.title}\n")
+                 for n, chapter in enumerate(CHAPTERS, start=1)]
+    assert positions == sorted(positions)
+
+
+# Worked out by hand from each example's code, so they do not depend on PyTorch.
+EXPECTED_LINES = {
+    "package_pattern": [
+        "pipeline(5) = 9",
+        "  log:  after minus_one, the value is -1",
+        "  late: after minus_one, 0",
+        "pipeline(0) = 0",
+    ],
+    "leaf_hooks": [  # d/dx sum(x * x) = 2x = [2, 4, 6]; double() doubles what accumulates
+        "watch  receives tensor([2., 4., 6.]) while x.grad is None",
+        "after the first backward:  x.grad = tensor([ 4.,  8., 12.])",
+        "watch  receives tensor([2., 4., 6.]) while x.grad is tensor([ 4.,  8., 12.])",
+        "after the second backward: x.grad = tensor([ 8., 16., 24.])",
+    ],
+    "non_leaf_hooks": [  # y = 3x = [3, 6]; 2y = [6, 12], halved [3, 6]; x gets 3 * that
+        "y.is_leaf = False   y.grad_fn.name() = MulBackward0",
+        "halve receives tensor([ 6., 12.])",
+        "y.grad = tensor([3., 6.])",
+        "x.grad = tensor([ 9., 18.])",
+    ],
+    "post_accumulate_grad_hooks": [  # grad 2w = [2, -2]; w - 0.1 * grad = [0.8, -0.8]
+        "sgd_step receives the tensor itself, with param.grad = tensor([ 2., -2.])",
+        "after backward: w = tensor([ 0.8000, -0.8000], requires_grad=True) and w.grad = None",
+        "on a non-leaf: post accumulate grad hooks cannot be registered on non-leaf tensors",
+    ],
+    "node_hooks": [  # y = 3x, loss = sum(y): dloss/dy = 1, dloss/dx = 3
+        "1. y's tensor hook:          grad = tensor([1., 1.])",
+        "2. MulBackward0's prehook:   grad_outputs = (tensor([1., 1.]),)",
+        "3. MulBackward0's hook:      grad_inputs = (tensor([3., 3.]), None)",
+        "4. x's tensor hook:          grad = tensor([3., 3.])",
+        "5. x's post-accumulate hook: x.grad = tensor([3., 3.])",
+    ],
+    "removing_hooks": [  # d/dx sum(x) = 1, tripled while the hook is registered
+        "with the hook: tensor([3., 3.])",
+        "after remove(): tensor([1., 1.])",
+        "inside the with block: tensor([3., 3.])",
+        "after the with block: tensor([1., 1.])",
+    ],
+}
+
+
+def test_every_chapter_has_hand_computed_expectations():
+    assert sorted(EXPECTED_LINES) == sorted(CHAPTER_MODULES)
+
+
+@pytest.mark.parametrize("name", CHAPTER_MODULES)
+def test_chapter_prints_the_hand_computed_values_in_order(capsys, name):
+    number = str(CHAPTER_MODULES.index(name) + 1)
+    _, out, _ = run(capsys, "tour", "--chapter", number)
+    shown = [line.removeprefix("    ") for line in out.splitlines()]
+    positions = [shown.index(line) for line in EXPECTED_LINES[name]]
+    assert positions == sorted(positions)
+
+
+# -- colour and determinism -----------------------------------------------------------------
+def test_no_colour_when_stdout_is_not_a_terminal(capsys, monkeypatch):
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    _, out, _ = run(capsys, "tour")
+    assert "\x1b" not in out
+
+
+def test_colour_on_a_terminal_changes_nothing_but_the_colour(capsys, monkeypatch):
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    coloured = run_on_terminal(monkeypatch, "tour")
+    assert ANSI.search(coloured)
+    monkeypatch.undo()
+    _, plain, _ = run(capsys, "tour")
+    assert ANSI.sub("", coloured) == plain
+
+
+@pytest.mark.parametrize(("argv", "no_color"), [
+    (["tour", "--no-color"], None),
+    (["tour"], "1"),
+])
+def test_no_colour_on_a_terminal_when_asked(monkeypatch, argv, no_color):
+    if no_color is not None:
+        monkeypatch.setenv("NO_COLOR", no_color)
+    assert "\x1b" not in run_on_terminal(monkeypatch, *argv)
+
+
+def test_an_empty_no_color_variable_does_not_turn_colour_off(monkeypatch):
+    monkeypatch.setenv("NO_COLOR", "")  # no-color.org: only a non-empty value counts
+    assert ANSI.search(run_on_terminal(monkeypatch, "tour", "--chapter", "1"))
+
+
+def test_the_tour_prints_the_same_text_every_time(capsys):
+    _, first, _ = run(capsys, "tour")
+    _, second, _ = run(capsys, "tour")
+    assert first == second
+    assert not re.search(r"0x[0-9a-f]{4,}", first), "a memory address leaked into the tour"
+
+
+# -- as a learner runs it -------------------------------------------------------------------
+def _module_command(*argv: str) -> tuple[list[str], dict[str, str]]:
+    """``python -m minitorch_hooks argv``, importing the same copy of the package as
+    these tests, with colour settings left to the command."""
+    source_root = str(pathlib.Path(minitorch_hooks.__file__).resolve().parent.parent)
+    env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
+    env["PYTHONPATH"] = os.pathsep.join([source_root, *filter(None, [env.get("PYTHONPATH")])])
+    return [sys.executable, "-m", "minitorch_hooks", *argv], env
+
+
+def test_python_dash_m_prints_the_same_tour_as_main(capsys):
+    _, in_process, _ = run(capsys, "tour")
+    command, env = _module_command("tour")
+    result = subprocess.run(command, capture_output=True, text=True, env=env, timeout=120,
+                            check=False)
+    assert (result.returncode, result.stderr) == (0, "")
+    assert result.stdout == in_process
+
+
+def test_a_reader_that_stops_early_gets_no_traceback():
+    """``minitorch-hooks tour | head -1``: the pipe closes before the tour is printed."""
+    command, env = _module_command("tour")
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # every write now fails with EPIPE, as it does once head has quit
+    try:
+        result = subprocess.run(command, stdout=write_end, stderr=subprocess.PIPE, text=True,
+                                env=env, timeout=120, check=False)
+    finally:
+        os.close(write_end)
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr
+
+
+# -- conformance: the tour prints what real PyTorch prints ------------------------------------
+@pytest.mark.parametrize("number", NUMBERS)
+def test_chapter_prints_what_pytorch_prints(capsys, number):
+    torch = real_torch()
+    chapter = CHAPTERS[int(number) - 1]
+    assert chapter.run(minitorch_hooks) == chapter.run(torch)
+    _, out, _ = run(capsys, "tour", "--chapter", number)
+    on_pytorch = render_chapter(int(number), len(CHAPTERS), chapter, torch, Style(False))
+    assert out == on_pytorch + "\n"
