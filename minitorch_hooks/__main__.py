@@ -44,9 +44,10 @@ def build_parser() -> argparse.ArgumentParser:
         "tour",
         help="a guided walk through PyTorch's hooks, with examples run live",
         description=(
-            "A guided walk through PyTorch's tensor hooks, chapter by chapter: an "
-            "explanation, the code of a small example, and what each hook received when "
-            "that example ran just now. Without options it prints every chapter."),
+            "A guided walk through PyTorch's tensor, graph-node and module hooks, chapter "
+            "by chapter: an explanation, the code of a small example, and what each hook "
+            "received when that example ran just now. Without options it prints every "
+            "chapter."),
     )
     which = tour.add_mutually_exclusive_group()
     which.add_argument("--list", action="store_true",

@@ -18,6 +18,11 @@ CHAPTER_MODULES = (
     "post_accumulate_grad_hooks",
     "node_hooks",
     "removing_hooks",
+    "forward_pre_hooks",
+    "forward_hooks",
+    "backward_hooks",
+    "global_hooks",
+    "removing_module_hooks",
 )
 
 

@@ -74,7 +74,8 @@ _WELCOME = """
 
 _FAREWELL = """
     That is the tour. To see where these hooks are called, read utils/hooks.py (the
-    pattern of chapter 1, written once) and autograd/engine.py (the order of chapter 5).
+    pattern of chapter 1, written once), autograd/engine.py (the order of chapter 5) and
+    Module.__call__ in nn/modules/module.py (the module hooks of chapters 7 to 11).
     "minitorch-hooks tour --chapter N" shows one chapter again.
 """
 

@@ -252,7 +252,7 @@ def test_firing_order_across_a_graph_with_every_hook_kind():
         out = (z * z).sum()
         for name, t in [("x", x), ("w", w), ("y", y), ("z", z), ("out", out)]:
             t.register_hook(log("tensor " + name))
-        for name, t in [("y", y), ("z", z), ("out", out)]:
+        for t in (y, z, out):
             t.grad_fn.register_prehook(log("prehook " + t.grad_fn.name()))
             t.grad_fn.register_hook(log("posthook " + t.grad_fn.name()))
         x.register_post_accumulate_grad_hook(log("post-accumulate x"))
