@@ -28,8 +28,7 @@ _METHODS = {
     "mul": pointwise.mul, "__mul__": pointwise.mul, "__rmul__": pointwise.mul,
     "div": pointwise.div, "__truediv__": pointwise.div, "__rtruediv__": pointwise._rdiv,
     "pow": pointwise.pow, "__pow__": pointwise.pow, "__rpow__": _swap(pointwise.pow),
-    "matmul": linalg.matmul, "__matmul__": linalg.matmul,
-    "__rmatmul__": _swap(linalg.matmul), "mm": linalg.mm,
+    "matmul": linalg.matmul, "__matmul__": linalg.matmul_operator, "mm": linalg.mm,
     "neg": pointwise.neg, "__neg__": pointwise.neg, "reciprocal": pointwise.reciprocal,
     "square": pointwise.square, "abs": pointwise.abs, "__abs__": pointwise.abs,
     "exp": pointwise.exp, "log": pointwise.log, "sqrt": pointwise.sqrt,
@@ -61,9 +60,10 @@ _METHODS = {
     "neg_": inplace.neg_, "exp_": inplace.exp_, "relu_": inplace.relu_,
     "tanh_": inplace.tanh_, "sigmoid_": inplace.sigmoid_, "clamp_": inplace.clamp_,
     "fill_": inplace.fill_, "zero_": inplace.zero_, "copy_": inplace.copy_,
+    "uniform_": inplace.uniform_, "normal_": inplace.normal_, "bernoulli_": inplace.bernoulli_,
 }
 
 for _name, _operation in _METHODS.items():
     setattr(Tensor, _name, _operation)
 Tensor.T = property(shape._T)
-Tensor.mT = property(lambda self: shape.transpose(self, -2, -1))
+Tensor.mT = property(shape.transpose_last)

@@ -22,10 +22,12 @@ from typing import Any
 import numpy as np
 
 from .. import _dtype
+from .._generator import Generator
 from .._tensor import Tensor
 from ..autograd.function import custom_function_view_error
 from ..autograd.grad_mode import _State, no_grad
 from ..autograd.graph import Node
+from ..random import default_generator
 from . import pointwise
 from ._record import record, value_of
 
@@ -72,6 +74,7 @@ def apply_in_place(tensor: Tensor, operation: Callable[..., Tensor], *args: Any)
     _write(tensor, result._data)
     if recording:
         tensor.grad_fn, tensor._output_nr, tensor._requires_grad = result.grad_fn, 0, True
+        result.grad_fn._output_written_into(tensor)
     return tensor
 
 
@@ -110,27 +113,51 @@ sigmoid_ = _in_place(pointwise.sigmoid)
 clamp_ = _in_place(pointwise.clamp)
 
 
-class FillBackward0(Node):
+class FillBackward2(Node):
+    """``fill_`` with a number: the old values are gone, so their gradient is zero."""
+
     __slots__ = ()
 
     def backward(self, grad):
         return np.zeros_like(grad)
 
 
+class FillBackward3(FillBackward2):
+    """``fill_`` with a 0-d tensor, whose gradient is the sum of the output's."""
+
+    __slots__ = ()
+
+    def backward(self, grad):
+        return np.zeros_like(grad), grad.sum()
+
+
+class ZeroBackward0(FillBackward2):
+    __slots__ = ()
+
+
+def _filler(value: Any, node_type: type[Node]) -> Callable[..., Tensor]:
+    def filled(t: Tensor, *tensor_value: Tensor) -> Tensor:
+        return record(np.full_like(t._data, value_of(value)), node_type, (t, *tensor_value))
+
+    return filled
+
+
 def fill_(self: Tensor, value: Any) -> Tensor:
     """Set every element to ``value`` (a number or a 0-d tensor)."""
-    def filled(t: Tensor, v: Any) -> Tensor:
-        return record(np.full_like(t._data, value_of(v)), FillBackward0, (t,))
-
-    return apply_in_place(self, filled, value)
+    if isinstance(value, Tensor):
+        return apply_in_place(self, _filler(value, FillBackward3), value)
+    return apply_in_place(self, _filler(value, FillBackward2))
 
 
 def zero_(self: Tensor) -> Tensor:
-    return fill_(self, 0)
+    return apply_in_place(self, _filler(0, ZeroBackward0))
 
 
 class CopyBackwards(Node):
     __slots__ = ()
+
+    def name(self) -> str:
+        return "torch::autograd::CopyBackwards"  # a C++ node, like AccumulateGrad
 
     def backward(self, grad):
         return np.zeros_like(grad), grad
@@ -151,3 +178,34 @@ def fill_random_(self: Tensor, kernel: Callable[[np.ndarray], None]) -> Tensor:
     kernel(self._data)
     bump_version(self)
     return self
+
+
+# The random fills behind ``nn.init`` and dropout. Each hands the tensor's memory to the
+# generator's kernel, which draws exactly the numbers PyTorch's CPU generator draws.
+
+def uniform_(self: Tensor, from_: float = 0.0, to: float = 1.0, *,
+             generator: Generator | None = None) -> Tensor:
+    """Fill with uniform samples in ``[from, to)`` (PyTorch's first argument is ``from``).
+    See https://pytorch.org/docs/stable/generated/torch.Tensor.uniform_.html
+    """
+    gen = generator or default_generator
+    return fill_random_(self, lambda data: gen._uniform_(data, from_, to))
+
+
+def normal_(self: Tensor, mean: float = 0.0, std: float = 1.0, *,
+            generator: Generator | None = None) -> Tensor:
+    """Fill with samples of the normal distribution ``N(mean, std**2)``.
+    See https://pytorch.org/docs/stable/generated/torch.Tensor.normal_.html
+    """
+    gen = generator or default_generator
+    return fill_random_(self, lambda data: gen._normal_(data, mean, std))
+
+
+def bernoulli_(self: Tensor, p: float = 0.5, *, generator: Generator | None = None) -> Tensor:
+    """Fill with 1 with probability ``p`` and 0 otherwise: the mask that dropout draws.
+    See https://pytorch.org/docs/stable/generated/torch.Tensor.bernoulli_.html
+    """
+    if isinstance(p, Tensor):
+        raise NotImplementedError("minitorch_hooks implements bernoulli_ for a number p only")
+    gen = generator or default_generator
+    return fill_random_(self, lambda data: gen._bernoulli_(data, p))

@@ -1,7 +1,28 @@
 """Neural-network building blocks, as in ``torch.nn``."""
 
-from . import modules
-from .modules import Module
+from . import functional, init, modules, utils
+from .modules import (
+    CrossEntropyLoss,
+    Dropout,
+    Flatten,
+    Identity,
+    L1Loss,
+    Linear,
+    LogSoftmax,
+    Module,
+    ModuleDict,
+    ModuleList,
+    MSELoss,
+    NLLLoss,
+    ReLU,
+    Sequential,
+    Sigmoid,
+    Softmax,
+    Tanh,
+)
 from .parameter import Parameter
 
-__all__ = ["Module", "Parameter", "modules"]
+__all__ = ["CrossEntropyLoss", "Dropout", "Flatten", "Identity", "L1Loss", "Linear",
+           "LogSoftmax", "MSELoss", "Module", "ModuleDict", "ModuleList", "NLLLoss", "Parameter",
+           "ReLU", "Sequential", "Sigmoid", "Softmax", "Tanh", "functional", "init", "modules",
+           "utils"]

@@ -1,5 +1,13 @@
 """The layers. ``module.py`` holds the base class and every module hook."""
 
+from .activation import LogSoftmax, ReLU, Sigmoid, Softmax, Tanh
+from .container import ModuleDict, ModuleList, Sequential
+from .dropout import Dropout
+from .flatten import Flatten
+from .linear import Identity, Linear
+from .loss import CrossEntropyLoss, L1Loss, MSELoss, NLLLoss
 from .module import Module
 
-__all__ = ["Module"]
+__all__ = ["CrossEntropyLoss", "Dropout", "Flatten", "Identity", "L1Loss", "Linear",
+           "LogSoftmax", "MSELoss", "Module", "ModuleDict", "ModuleList", "NLLLoss", "ReLU",
+           "Sequential", "Sigmoid", "Softmax", "Tanh"]

@@ -1,0 +1,198 @@
+"""The functions behind the layers: ``F.linear``, ``F.relu``, ``F.dropout``, the losses.
+
+A layer (``nn.Linear``) holds parameters and calls one of these; the computation itself is
+made of ordinary recorded operations, chosen as PyTorch chooses them, so a layer's output
+has PyTorch's ``grad_fn`` (``AddmmBackward0`` for ``nn.Linear`` on a batch). Hooks on the
+graph therefore see the same nodes in both libraries.
+See https://pytorch.org/docs/stable/nn.functional.html
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+from .. import _dtype
+from .._creation import zeros
+from .._ops import loss as _loss
+from .._ops.linalg import addmm, matmul
+from .._ops.pointwise import _broadcast_check, abs, add, sigmoid, sub, tanh
+from .._ops.reduction import mean, sum
+from .._ops.shape import expand, reshape, t, view
+from .._tensor import Tensor
+
+__all__ = ["cross_entropy", "dropout", "l1_loss", "linear", "log_softmax", "mse_loss",
+           "nll_loss", "relu", "sigmoid", "softmax", "tanh"]
+
+
+def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
+    """``input @ weight.T + bias``, recorded as PyTorch records it.
+
+    * A batch of vectors (2-D) with a bias is one ``addmm``: bias and product in one node,
+      ``AddmmBackward0`` with next functions (bias, input, ``TBackward0``).
+    * Any other contiguous input with a bias is folded into such a batch and unfolded
+      afterwards: ``ViewBackward0`` around the ``AddmmBackward0``.
+    * Without a bias it is ``matmul`` (``MmBackward0`` for a batch); a non-contiguous input
+      with a bias is ``matmul`` and then an ``add`` (PyTorch adds in place, into the fresh
+      product; either way the node is ``AddBackward0``).
+    See https://pytorch.org/docs/stable/generated/torch.nn.functional.linear.html
+    """
+    if input.dim() == 0 or weight.dim() == 0:
+        raise RuntimeError("both arguments to linear need to be at least 1D, but they are "
+                           f"{input.dim()}D and {weight.dim()}D")
+    if bias is None:
+        return matmul(input, t(weight))
+    if input.dim() == 2:
+        return addmm(bias, input, t(weight))
+    if input.is_contiguous():
+        *batch, features = input.shape
+        rows = int(np.prod(batch))  # not -1: that fails for an empty batch
+        output = addmm(bias, reshape(input, rows, features), t(weight))
+        return view(output, *batch, output.shape[1])
+    return add(matmul(input, t(weight)), bias)
+
+
+def relu(input: Tensor, inplace: bool = False) -> Tensor:
+    """``max(input, 0)``; with ``inplace`` the input itself is overwritten."""
+    return input.relu_() if inplace else input.relu()
+
+
+def _get_softmax_dim(name: str, ndim: int, stacklevel: int) -> int:
+    """Old PyTorch guessed the dimension; it still does, with a deprecation warning."""
+    warnings.warn(f"Implicit dimension choice for {name} has been deprecated. Change the call "
+                  "to include dim=X as an argument.", UserWarning, stacklevel=stacklevel)
+    return 0 if ndim in (0, 1, 3) else 1
+
+
+def softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,
+            dtype: _dtype.dtype | None = None) -> Tensor:
+    """``exp(x) / sum(exp(x))`` along ``dim``: scores to probabilities."""
+    if dim is None:
+        dim = _get_softmax_dim("softmax", input.dim(), _stacklevel)
+    return input.softmax(dim, dtype=dtype)
+
+
+def log_softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,
+                dtype: _dtype.dtype | None = None) -> Tensor:
+    """``log(softmax(x))``, computed without the ``exp`` that could overflow."""
+    if dim is None:
+        dim = _get_softmax_dim("log_softmax", input.dim(), _stacklevel)
+    return input.log_softmax(dim, dtype=dtype)
+
+
+def dropout(input: Tensor, p: float = 0.5, training: bool = True,
+            inplace: bool = False) -> Tensor:
+    """Zero each element with probability ``p`` and scale the rest by ``1 / (1 - p)``, so
+    that the expected value is unchanged; outside training it returns ``input`` itself.
+
+    The noise is drawn as PyTorch draws it on the CPU: ``bernoulli_(1 - p)`` on a tensor
+    laid out like the input, divided by ``1 - p``, then multiplied in (``MulBackward0``).
+    See https://pytorch.org/docs/stable/generated/torch.nn.functional.dropout.html
+    """
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if p == 0 or not training or input.numel() == 0:
+        return input
+    if p == 1:
+        noise = zeros((), dtype=input.dtype)
+    else:
+        # ``torch.empty_like`` keeps the input's strides, and the generator fills memory in
+        # storage order: a transposed input gets the same draws in the same memory slots.
+        noise = Tensor._wrap(np.empty_like(input._data))
+        noise.bernoulli_(1 - p)
+        noise.div_(1 - p)
+    return input.mul_(noise) if inplace else input * noise
+
+
+# -- losses -----------------------------------------------------------------------------
+
+def _check_reduction(reduction: str) -> None:
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+
+
+def _broadcast_pair(input: Tensor, target: Tensor) -> tuple[Tensor, Tensor]:
+    """``torch.broadcast_tensors`` for two: PyTorch warns first, as a mismatch is usually
+    a mistake (a ``(N,)`` target for an ``(N, 1)`` output gives an ``(N, N)`` loss)."""
+    if target.shape != input.shape:
+        warnings.warn(f"Using a target size ({target.shape}) that is different to the input "
+                      f"size ({input.shape}). This will likely lead to incorrect results due "
+                      "to broadcasting. Please ensure they have the same size.", UserWarning,
+                      stacklevel=3)
+    try:
+        shape = np.broadcast_shapes(input._data.shape, target._data.shape)
+    except ValueError:
+        _broadcast_check(input._data, target._data)
+        raise
+    # A tensor that already has the full shape is used as it is, not through ``expand``.
+    return tuple(x if x._data.shape == shape else expand(x, shape) for x in (input, target))
+
+
+def mse_loss(input: Tensor, target: Tensor, *, reduction: str = "mean") -> Tensor:
+    """The squared error ``(input - target) ** 2``, averaged or summed.
+    See https://pytorch.org/docs/stable/generated/torch.nn.functional.mse_loss.html
+    """
+    input, target = _broadcast_pair(input, target)
+    _check_reduction(reduction)
+    return _loss.mse_loss(input, target, reduction)
+
+
+def l1_loss(input: Tensor, target: Tensor, *, reduction: str = "mean") -> Tensor:
+    """The absolute error ``|input - target|``, averaged or summed. No node of its own:
+    PyTorch records ``SubBackward0``, ``AbsBackward0`` and ``MeanBackward0``.
+    See https://pytorch.org/docs/stable/generated/torch.nn.functional.l1_loss.html
+    """
+    input, target = _broadcast_pair(input, target)
+    _check_reduction(reduction)
+    losses = abs(sub(input, target))
+    if reduction == "none":
+        return losses
+    return mean(losses) if reduction == "mean" else sum(losses)
+
+
+def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, *,
+             ignore_index: int = -100, reduction: str = "mean") -> Tensor:
+    """The negative log likelihood of the target classes, given log-probabilities
+    ``(N, C)`` (or ``(C,)`` for one sample) and class indices ``(N,)`` (or a number).
+    See https://pytorch.org/docs/stable/generated/torch.nn.functional.nll_loss.html
+    """
+    _check_reduction(reduction)
+    if input.dim() < 1:
+        raise ValueError(f"Expected 1 or more dimensions (got {input.dim()})")
+    if input.dim() == 1:
+        if target.dim() == 1 and target.numel() != 1:
+            raise ValueError("For 1D input, 1D target must have size 1, but got target size: "
+                             f"{target.size(0)}")
+    else:
+        target_batch = target.size(0) if target.dim() else 0
+        if input.size(0) != target_batch:
+            raise ValueError(f"Expected input batch_size ({input.size(0)}) to match target "
+                             f"batch_size ({target_batch}).")
+    if input.dim() > 2:
+        raise NotImplementedError("minitorch_hooks implements nll_loss for (N, C) and (C,) "
+                                  "inputs only")
+    return _loss.nll_loss(input, target, weight, reduction, ignore_index)
+
+
+def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None, *,
+                  ignore_index: int = -100, reduction: str = "mean",
+                  label_smoothing: float = 0.0) -> Tensor:
+    """``nll_loss(log_softmax(input))``: raw scores in, one loss per sample out.
+
+    PyTorch records exactly these two steps (``NllLossBackward0`` after
+    ``LogSoftmaxBackward0``); the classes are dimension 1, or 0 for a single sample.
+    See https://pytorch.org/docs/stable/generated/torch.nn.functional.cross_entropy.html
+    """
+    _check_reduction(reduction)
+    if input.shape == target.shape:  # PyTorch reads a same-shape target as probabilities
+        if not target.is_floating_point():
+            raise RuntimeError("Expected floating point type for target with class "
+                               f"probabilities, got {target.dtype.scalar_name}")
+        raise NotImplementedError("minitorch_hooks implements cross_entropy for class "
+                                  "indices only, not for class probabilities")
+    if label_smoothing != 0.0:
+        raise NotImplementedError("minitorch_hooks does not implement label_smoothing")
+    class_dim = 0 if input.dim() == 1 else 1
+    return nll_loss(log_softmax(input, class_dim), target, weight,
+                    ignore_index=ignore_index, reduction=reduction)

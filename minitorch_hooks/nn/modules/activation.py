@@ -1,0 +1,66 @@
+"""Activation layers: each wraps the function of the same name in ``nn.functional``.
+
+As modules they can sit in a ``Sequential`` and carry hooks of their own, which is how
+activation statistics are usually collected.
+See https://pytorch.org/docs/stable/nn.html#non-linear-activations-weighted-sum-nonlinearity
+"""
+
+from __future__ import annotations
+
+from ..._tensor import Tensor
+from .. import functional as F
+from .module import Module
+
+
+class ReLU(Module):
+    """``max(x, 0)``. With ``inplace=True`` it overwrites its input, saving memory; the
+    input must then not be needed for any other gradient."""
+
+    def __init__(self, inplace: bool = False) -> None:
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.relu(input, inplace=self.inplace)
+
+    def extra_repr(self) -> str:
+        return "inplace=True" if self.inplace else ""
+
+
+class Tanh(Module):
+    def forward(self, input: Tensor) -> Tensor:
+        return input.tanh()
+
+
+class Sigmoid(Module):
+    def forward(self, input: Tensor) -> Tensor:
+        return input.sigmoid()
+
+
+class Softmax(Module):
+    """Probabilities along ``dim``. Leaving ``dim`` out is deprecated: PyTorch then guesses
+    it and warns."""
+
+    def __init__(self, dim: int | None = None) -> None:
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.softmax(input, self.dim, _stacklevel=5)
+
+    def extra_repr(self) -> str:
+        return f"dim={self.dim}"
+
+
+class LogSoftmax(Module):
+    """Log-probabilities along ``dim``: what ``NLLLoss`` expects."""
+
+    def __init__(self, dim: int | None = None) -> None:
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.log_softmax(input, self.dim, _stacklevel=5)
+
+    def extra_repr(self) -> str:
+        return f"dim={self.dim}"

@@ -1,0 +1,69 @@
+"""``nn.Linear`` (``y = x A^T + b``) and ``nn.Identity``.
+
+A new ``Linear`` draws its weights at once, in PyTorch's order and with PyTorch's
+formulas (see ``reset_parameters``), so a seeded script builds the same model here as in
+PyTorch, bit for bit.
+See https://pytorch.org/docs/stable/generated/torch.nn.Linear.html
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from ... import _dtype
+from ..._creation import empty
+from ..._tensor import Tensor
+from .. import functional as F
+from .. import init
+from ..parameter import Parameter
+from .module import Module
+
+
+class Identity(Module):
+    """Returns its input unchanged; arguments are accepted and ignored, so it can stand in
+    for any layer (to switch one off, or as a named place to hook into)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__()
+
+    def forward(self, input: Tensor) -> Tensor:
+        return input
+
+
+class Linear(Module):
+    """An affine map: ``weight`` is ``(out_features, in_features)``, ``bias`` is
+    ``(out_features,)`` or, with ``bias=False``, a registered ``None``."""
+
+    def __init__(self, in_features: int, out_features: int, bias: bool = True,
+                 device: Any = None, dtype: _dtype.dtype | None = None) -> None:
+        super().__init__()
+        self.in_features = in_features
+        self.out_features = out_features
+        self.weight = Parameter(empty((out_features, in_features), device=device, dtype=dtype))
+        if bias:
+            self.bias = Parameter(empty(out_features, device=device, dtype=dtype))
+        else:
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        """The default initialisation: weight first, then bias, each ``U(-k, k)`` with
+        ``k = 1 / sqrt(in_features)``.
+
+        The weight's bound comes from ``kaiming_uniform_(a=sqrt(5))``, which equals
+        ``1 / sqrt(fan_in)`` mathematically but not always in the last bit of a double, so
+        we take PyTorch's road to it (https://github.com/pytorch/pytorch/issues/57109).
+        """
+        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
+        if self.bias is not None:
+            fan_in, _ = init._calculate_fan_in_and_fan_out(self.weight)
+            bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
+            init.uniform_(self.bias, -bound, bound)
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.linear(input, self.weight, self.bias)
+
+    def extra_repr(self) -> str:
+        return (f"in_features={self.in_features}, out_features={self.out_features}, "
+                f"bias={self.bias is not None}")

@@ -1,0 +1,74 @@
+"""Adam: per-element step sizes from running averages of the gradient and its square.
+
+For each parameter ``p`` with gradient ``g``, at step ``t`` (counted from 1):
+
+1. weight decay (L2, added to the gradient): ``g = g + weight_decay * p``;
+2. ``m = beta1 * m + (1 - beta1) * g`` and ``v = beta2 * v + (1 - beta2) * g * g``;
+3. both averages start at 0 and so are biased towards it early on; dividing by
+   ``1 - beta ** t`` corrects that:
+   ``p = p - lr / (1 - beta1 ** t) * m / (sqrt(v) / sqrt(1 - beta2 ** t) + eps)``.
+
+The operations are PyTorch's, in PyTorch's order (``eps`` is added after the bias
+correction of ``sqrt(v)``), so the results agree to float32 rounding.
+See https://pytorch.org/docs/stable/generated/torch.optim.Adam.html
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from .._creation import tensor, zeros_like
+from .._tensor import Tensor
+from ..autograd.grad_mode import enable_grad, no_grad
+from .optimizer import Optimizer
+
+
+class Adam(Optimizer):
+    def __init__(self, params: Iterable[Tensor] | Iterable[dict[str, Any]], lr: float = 1e-3,
+                 betas: tuple[float, float] = (0.9, 0.999), eps: float = 1e-8,
+                 weight_decay: float = 0) -> None:
+        if not 0.0 <= lr:
+            raise ValueError(f"Invalid learning rate: {lr}")
+        if not 0.0 <= eps:
+            raise ValueError(f"Invalid epsilon value: {eps}")
+        if not 0.0 <= betas[0] < 1.0:
+            raise ValueError(f"Invalid beta parameter at index 0: {betas[0]}")
+        if not 0.0 <= betas[1] < 1.0:
+            raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
+        if not 0.0 <= weight_decay:
+            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        defaults = {"lr": lr, "betas": betas, "eps": eps, "weight_decay": weight_decay}
+        super().__init__(params, defaults)
+
+    @no_grad()
+    def step(self, closure: Callable[[], Any] | None = None) -> Any:
+        loss = None
+        if closure is not None:
+            with enable_grad():
+                loss = closure()
+        for group in self.param_groups:
+            beta1, beta2 = group["betas"]
+            for param in group["params"]:
+                if param.grad is not None:
+                    self._update(param, group, beta1, beta2)
+        return loss
+
+    def _update(self, param: Tensor, group: dict[str, Any], beta1: float, beta2: float) -> None:
+        state = self.state[param]
+        if not state:  # created lazily, at a parameter's first step
+            state["step"] = tensor(0.0)
+            state["exp_avg"] = zeros_like(param)
+            state["exp_avg_sq"] = zeros_like(param)
+        exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
+        state["step"] += 1
+        grad = param.grad
+        if group["weight_decay"] != 0:
+            grad = grad.add(param, alpha=group["weight_decay"])
+        exp_avg.add_(grad - exp_avg, alpha=1 - beta1)  # PyTorch: exp_avg.lerp_(grad, 1 - beta1)
+        exp_avg_sq.mul_(beta2).add_(grad * grad, alpha=1 - beta2)  # addcmul_(grad, grad, ...)
+        step = state["step"].item()
+        step_size = group["lr"] / (1 - beta1**step)
+        bias_correction2_sqrt = (1 - beta2**step) ** 0.5
+        denom = (exp_avg_sq.sqrt() / bias_correction2_sqrt).add_(group["eps"])
+        param.add_(exp_avg / denom, alpha=-step_size)  # PyTorch: addcdiv_(exp_avg, denom, ...)

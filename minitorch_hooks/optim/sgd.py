@@ -1,0 +1,65 @@
+"""Stochastic gradient descent, with PyTorch's momentum, dampening, Nesterov and weight decay.
+
+For each parameter ``p`` with gradient ``g``, in this order (the order changes results):
+
+1. weight decay: ``g = g + weight_decay * p``;
+2. momentum: ``buf = momentum * buf + (1 - dampening) * g``, except on the first step,
+   where ``buf = g`` (no dampening); then ``g = g + momentum * buf`` with Nesterov, else
+   ``g = buf``;
+3. ``p = p - lr * g``.
+
+This is PyTorch's formulation, which puts ``lr`` outside the momentum buffer (some papers
+put it inside; the two differ when ``lr`` changes during training).
+See https://pytorch.org/docs/stable/generated/torch.optim.SGD.html
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from .._tensor import Tensor
+from ..autograd.grad_mode import enable_grad, no_grad
+from .optimizer import Optimizer
+
+
+class SGD(Optimizer):
+    def __init__(self, params: Iterable[Tensor] | Iterable[dict[str, Any]], lr: float = 1e-3,
+                 momentum: float = 0, dampening: float = 0, weight_decay: float = 0,
+                 nesterov: bool = False) -> None:
+        if lr < 0.0:
+            raise ValueError(f"Invalid learning rate: {lr}")
+        if momentum < 0.0:
+            raise ValueError(f"Invalid momentum value: {momentum}")
+        if weight_decay < 0.0:
+            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        if nesterov and (momentum <= 0 or dampening != 0):
+            raise ValueError("Nesterov momentum requires a momentum and zero dampening")
+        defaults = {"lr": lr, "momentum": momentum, "dampening": dampening,
+                    "weight_decay": weight_decay, "nesterov": nesterov}
+        super().__init__(params, defaults)
+
+    @no_grad()
+    def step(self, closure: Callable[[], Any] | None = None) -> Any:
+        loss = None
+        if closure is not None:
+            with enable_grad():
+                loss = closure()
+        for group in self.param_groups:
+            lr, momentum = group["lr"], group["momentum"]
+            for param in group["params"]:
+                if param.grad is None:
+                    continue
+                grad = param.grad
+                if group["weight_decay"] != 0:
+                    grad = grad.add(param, alpha=group["weight_decay"])
+                if momentum != 0:
+                    state = self.state[param]
+                    buf = state.get("momentum_buffer")
+                    if buf is None:
+                        buf = state["momentum_buffer"] = grad.detach().clone()
+                    else:
+                        buf.mul_(momentum).add_(grad, alpha=1 - group["dampening"])
+                    grad = grad.add(buf, alpha=momentum) if group["nesterov"] else buf
+                param.add_(grad, alpha=-lr)
+        return loss

@@ -1,0 +1,253 @@
+"""SGD and Adam against real PyTorch: the same small model, from the same explicit weights,
+trained for several steps, must end with the same parameters (to float32 rounding). Also
+the optimiser API (groups, state, ``zero_grad``, closures, errors) and
+``clip_grad_norm_``."""
+
+from __future__ import annotations
+
+import pytest
+from harness import assert_same_outcome
+from ops_support import values
+
+STEPS = 6
+
+
+def model(torch):
+    """Linear(4, 3) -> Tanh -> Linear(3, 2), with weights set from NumPy."""
+    nn = torch.nn
+    net = nn.Sequential(nn.Linear(4, 3), nn.Tanh(), nn.Linear(3, 2))
+    with torch.no_grad():
+        for i, param in enumerate(net.parameters()):
+            param.copy_(torch.tensor(values(tuple(param.shape), seed=40 + i)))
+    return net
+
+
+def train(torch, make_optimizer, steps=STEPS):
+    """``steps`` updates on a fixed batch; returns the parameters, the losses, the state."""
+    net = model(torch)
+    optimizer = make_optimizer(torch.optim, net.parameters())
+    x, target = torch.tensor(values((8, 4), seed=50)), torch.tensor(values((8, 2), seed=51))
+    losses = []
+    for _ in range(steps):
+        optimizer.zero_grad()
+        loss = torch.nn.functional.mse_loss(net(x), target)
+        loss.backward()
+        optimizer.step()
+        losses.append(loss.item())
+    return [p.detach() for p in net.parameters()], losses, optimizer
+
+
+OPTIMIZERS = {
+    "sgd": lambda optim, params: optim.SGD(params, lr=0.1),
+    "sgd_momentum": lambda optim, params: optim.SGD(params, lr=0.1, momentum=0.9),
+    "sgd_dampening": lambda optim, params: optim.SGD(params, lr=0.1, momentum=0.9,
+                                                    dampening=0.5),
+    "sgd_nesterov": lambda optim, params: optim.SGD(params, lr=0.1, momentum=0.9,
+                                                   nesterov=True),
+    "sgd_weight_decay": lambda optim, params: optim.SGD(params, lr=0.1, weight_decay=0.1),
+    "sgd_everything": lambda optim, params: optim.SGD(params, lr=0.05, momentum=0.8,
+                                                     weight_decay=0.01, nesterov=True),
+    "adam": lambda optim, params: optim.Adam(params),
+    "adam_lr": lambda optim, params: optim.Adam(params, lr=0.05),
+    "adam_betas": lambda optim, params: optim.Adam(params, lr=0.01, betas=(0.5, 0.9),
+                                                  eps=1e-6),
+    "adam_weight_decay": lambda optim, params: optim.Adam(params, lr=0.01, weight_decay=0.1),
+}
+
+
+@pytest.mark.parametrize("make", OPTIMIZERS.values(), ids=OPTIMIZERS.keys())
+def test_parameters_after_several_steps(make):
+    def scenario(torch):
+        params, losses, _ = train(torch, make)
+        return params, losses
+
+    assert_same_outcome(scenario, rtol=1e-5, atol=1e-6)
+
+
+def test_sgd_state_holds_the_momentum_buffer():
+    def scenario(torch):
+        _, _, optimizer = train(torch, OPTIMIZERS["sgd_momentum"], steps=2)
+        plain = train(torch, OPTIMIZERS["sgd"], steps=1)[2]
+        return ([sorted(s) for s in optimizer.state.values()],
+                [s["momentum_buffer"] for s in optimizer.state.values()], len(plain.state))
+
+    assert_same_outcome(scenario, rtol=1e-5, atol=1e-6)
+
+
+def test_sgd_first_momentum_step_takes_the_gradient_undamped():
+    def scenario(torch):
+        w = torch.nn.Parameter(torch.tensor([1.0, -2.0]))
+        optimizer = torch.optim.SGD([w], lr=0.5, momentum=0.9, dampening=0.5)
+        trace = []
+        for _ in range(3):
+            optimizer.zero_grad()
+            (w * w).sum().backward()
+            optimizer.step()
+            trace.append((w.detach().clone(), optimizer.state[w]["momentum_buffer"].clone()))
+        return trace
+
+    assert_same_outcome(scenario)
+
+
+def test_adam_state_and_step_count():
+    def scenario(torch):
+        _, _, optimizer = train(torch, OPTIMIZERS["adam"], steps=3)
+        state = list(optimizer.state.values())
+        return ([sorted(s) for s in state], [s["step"] for s in state],
+                [s["exp_avg"] for s in state], [s["exp_avg_sq"] for s in state])
+
+    assert_same_outcome(scenario, rtol=1e-5, atol=1e-7)
+
+
+@pytest.mark.parametrize("name", ["SGD", "Adam"])
+def test_parameter_groups_with_their_own_options(name):
+    def scenario(torch):
+        net = model(torch)
+        optimizer = getattr(torch.optim, name)(
+            [{"params": net[0].parameters()}, {"params": net[2].parameters(), "lr": 0.1}],
+            lr=0.01)
+        for _ in range(3):
+            optimizer.zero_grad()
+            net(torch.tensor(values((3, 4), seed=52))).pow(2).mean().backward()
+            optimizer.step()
+        groups = [{k: v for k, v in g.items() if k != "params"} for g in optimizer.param_groups]
+        mine = {"lr", "momentum", "dampening", "weight_decay", "nesterov", "betas", "eps"}
+        return [p.detach() for p in net.parameters()], [
+            {k: v for k, v in g.items() if k in mine} for g in groups]
+
+    assert_same_outcome(scenario, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("name", ["SGD", "Adam"])
+def test_a_parameter_without_grad_is_skipped(name):
+    def scenario(torch):
+        used = torch.nn.Parameter(torch.tensor([1.0, 2.0]))
+        unused = torch.nn.Parameter(torch.tensor([3.0]))
+        optimizer = getattr(torch.optim, name)([used, unused], lr=0.1)
+        (used * used).sum().backward()
+        optimizer.step()
+        return used.detach(), unused.detach(), unused.grad, len(optimizer.state)
+
+    assert_same_outcome(scenario)
+
+
+@pytest.mark.parametrize("set_to_none", [True, False])
+def test_zero_grad(set_to_none):
+    def scenario(torch):
+        w = torch.nn.Parameter(torch.tensor([1.0, 2.0]))
+        optimizer = torch.optim.SGD([w], lr=0.1)
+        (w * 3).sum().backward()
+        grad = w.grad
+        optimizer.zero_grad(set_to_none=set_to_none)
+        return w.grad, grad is w.grad if w.grad is not None else None, grad
+
+    assert_same_outcome(scenario)
+
+
+def test_step_with_a_closure_returns_its_loss_and_runs_with_grad():
+    def scenario(torch):
+        w = torch.nn.Parameter(torch.tensor([1.0, -1.0]))
+        optimizer = torch.optim.SGD([w], lr=0.25)
+        seen = []
+
+        def closure():
+            optimizer.zero_grad()
+            loss = (w * w).sum()
+            seen.append(torch.is_grad_enabled())
+            loss.backward()
+            return loss
+
+        with torch.no_grad():
+            loss = optimizer.step(closure)
+        return loss, w.detach(), seen, torch.is_grad_enabled()
+
+    assert_same_outcome(scenario)
+
+
+def test_step_updates_in_place_outside_the_graph():
+    def scenario(torch):
+        w = torch.nn.Parameter(torch.tensor([1.0, 2.0]))
+        before = w._version
+        optimizer = torch.optim.SGD([w], lr=0.1)
+        (w * w).sum().backward()
+        optimizer.step()
+        return w.grad_fn, w.is_leaf, w.requires_grad, w._version > before, w.detach()
+
+    assert_same_outcome(scenario)
+
+
+OPTIMIZER_ERRORS = {
+    "lr": lambda torch, p: torch.optim.SGD([p], lr=-1),
+    "momentum": lambda torch, p: torch.optim.SGD([p], lr=0.1, momentum=-0.5),
+    "weight_decay": lambda torch, p: torch.optim.SGD([p], lr=0.1, weight_decay=-1),
+    "nesterov": lambda torch, p: torch.optim.SGD([p], lr=0.1, nesterov=True),
+    "nesterov_dampening": lambda torch, p: torch.optim.SGD([p], lr=0.1, momentum=0.9,
+                                                           dampening=0.1, nesterov=True),
+    "adam_lr": lambda torch, p: torch.optim.Adam([p], lr=-0.1),
+    "adam_eps": lambda torch, p: torch.optim.Adam([p], eps=-1.0),
+    "adam_beta1": lambda torch, p: torch.optim.Adam([p], betas=(1.0, 0.999)),
+    "adam_beta2": lambda torch, p: torch.optim.Adam([p], betas=(0.9, -0.1)),
+    "adam_weight_decay": lambda torch, p: torch.optim.Adam([p], weight_decay=-0.5),
+    "empty": lambda torch, p: torch.optim.SGD([], lr=0.1),
+    "tensor": lambda torch, p: torch.optim.SGD(p, lr=0.1),
+    "not_a_tensor": lambda torch, p: torch.optim.SGD([p, 3], lr=0.1),
+    "non_leaf": lambda torch, p: torch.optim.SGD([p * 2], lr=0.1),
+    "set": lambda torch, p: torch.optim.SGD({p}, lr=0.1),
+    "shared": lambda torch, p: torch.optim.SGD([{"params": [p]}, {"params": [p]}], lr=0.1),
+    "group_not_dict": lambda torch, p: torch.optim.SGD([p], lr=0.1).add_param_group([p]),
+}
+
+
+@pytest.mark.parametrize("case", OPTIMIZER_ERRORS.values(), ids=OPTIMIZER_ERRORS.keys())
+def test_optimizer_errors(case):
+    def scenario(torch):
+        case(torch, torch.nn.Parameter(torch.ones(2)))
+
+    assert_same_outcome(scenario)
+
+
+# -- clip_grad_norm_ ------------------------------------------------------------------------
+
+def grads_of(torch):
+    net = model(torch)
+    net(torch.tensor(values((5, 4), seed=53))).pow(2).sum().backward()
+    return net
+
+
+@pytest.mark.parametrize("norm_type", [2.0, 1, float("inf"), 3.0])
+@pytest.mark.parametrize("max_norm", [0.5, 1e6])
+def test_clip_grad_norm_returns_the_total_norm_and_scales_the_grads(max_norm, norm_type):
+    def scenario(torch):
+        net = grads_of(torch)
+        before = [p.grad.clone() for p in net.parameters()]
+        total = torch.nn.utils.clip_grad_norm_(net.parameters(), max_norm, norm_type=norm_type)
+        return total, before, [p.grad for p in net.parameters()]
+
+    assert_same_outcome(scenario, rtol=1e-5, atol=1e-7)
+
+
+def test_clip_grad_norm_after_clipping_the_norm_is_max_norm():
+    def scenario(torch):
+        net = grads_of(torch)
+        torch.nn.utils.clip_grad_norm_(net.parameters(), 0.25)
+        return torch.nn.utils.clip_grad_norm_(net.parameters(), 100.0)
+
+    assert_same_outcome(scenario, rtol=1e-5)
+
+
+@pytest.mark.parametrize("case", ["tensor", "no_grads", "empty_generator", "nonfinite"])
+def test_clip_grad_norm_edge_cases(case):
+    def scenario(torch):
+        clip = torch.nn.utils.clip_grad_norm_
+        w = torch.nn.Parameter(torch.tensor([3.0, 4.0]))
+        if case == "tensor":
+            (w * 2).sum().backward()
+            return clip(w, 1.0), w.grad
+        if case == "no_grads":
+            return clip([w], 1.0), w.grad
+        if case == "empty_generator":
+            return clip((p for p in []), 1.0)
+        (w * float("inf")).sum().backward()
+        return clip([w], 1.0, error_if_nonfinite=True)
+
+    assert_same_outcome(scenario)
