@@ -1,0 +1,700 @@
+"""PyTorch's CPU random number generator (``torch.Generator``), bit for bit, in NumPy.
+
+A seeded PyTorch script prints the same random digits here as in PyTorch 2.13 on an x86-64 CPU
+with AVX2 (which includes AVX512 CPUs: PyTorch builds its random kernels only for AVX2 and for
+a "DEFAULT" variant without it, and AVX512 falls back to AVX2). Getting every bit right needs
+four things, each explained where it happens below:
+
+1. The engine: the 32-bit Mersenne Twister (MT19937), seeded from the low 32 bits of the seed.
+   NumPy's ``np.random.MT19937`` is the same engine, so we let it produce the raw 32-bit words.
+2. The transforms from raw words to numbers, reproduced operation by operation from PyTorch's
+   kernels, including the order in which the elements of a tensor are filled.
+3. Fused multiply-adds: the AVX2 build computes ``a*b + c`` with one rounding. NumPy has no
+   fma, so ``_fma.py`` emulates it exactly.
+4. Float32 ``randn`` evaluates ``log`` and ``sin``/``cos`` with the Cephes polynomials of
+   ``avx_mathfun.h``, not with the C library, so we evaluate the same polynomials. float64
+   normals use the C library's ``log``/``log1p``/``sin``/``cos``, which Python's ``math``
+   module calls too (NumPy's vectorised versions differ in the last bit for a few percent).
+
+On an x86 CPU without AVX2, PyTorch's own last bits differ (no fused multiply-adds, and the C
+library's ``logf``/``sincosf``), and on ARM or Windows they probably do too; this module does
+not model those builds.
+See https://pytorch.org/docs/stable/generated/torch.Generator.html and
+https://pytorch.org/docs/stable/notes/randomness.html.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from ._fma import fma32, fma64
+
+# ``torch.Generator()`` starts from this seed (``c10::default_rng_seed_val``).
+_DEFAULT_SEED = 67280421310721
+
+# MT19937 has 624 words of state; see ``ATen/core/MT19937RNGEngine.h``.
+_MT_WORDS = 624
+
+# ``get_state()`` returns PyTorch's ``CPUGeneratorImplState`` struct as raw little-endian bytes.
+# Its first part is the legacy ``THGenerator`` layout, kept so that old checkpoints still load:
+# the engine's 32-bit words are stored as 64-bit integers, and three Box-Muller fields of which
+# only the cached normal ``normal_y`` is still used.
+_STATE_LAYOUT = np.dtype(
+    {
+        "names": ["seed", "left", "seeded", "next", "words", "normal_y", "normal_is_valid",
+                  "float_normal", "float_normal_is_valid"],
+        "formats": ["<u8", "<i4", "<i4", "<u8", ("<u8", _MT_WORDS), "<f8", "<i4", "<f4", "u1"],
+        "offsets": [0, 8, 12, 16, 24, 5024, 5040, 5048, 5052],
+        "itemsize": 5056,
+    }
+)
+
+# Names PyTorch uses in its messages: C++ type names for bounds errors, ScalarType names for
+# "not implemented for" errors.
+_CPP_TYPE_NAMES = {
+    "float16": "c10::Half", "float32": "float", "float64": "double", "bool": "bool",
+    "uint8": "unsigned char", "int8": "signed char", "int16": "short int", "int32": "int",
+    "int64": "long int", "uint16": "unsigned short", "uint32": "unsigned int",
+    "uint64": "unsigned long",
+}
+_SCALAR_TYPE_NAMES = {
+    "float16": "Half", "float32": "Float", "float64": "Double", "bool": "Bool", "uint8": "Byte",
+    "int8": "Char", "int16": "Short", "int32": "Int", "int64": "Long", "uint16": "UInt16",
+    "uint32": "UInt32", "uint64": "UInt64",
+}
+_FLOAT_TYPES = (np.float16, np.float32, np.float64)
+
+
+def _not_implemented(kernel: str, dtype: np.dtype) -> NotImplementedError:
+    return NotImplementedError(
+        f'"{kernel}" not implemented for \'{_SCALAR_TYPE_NAMES.get(dtype.name, dtype.name)}\''
+    )
+
+
+def _in_storage_order(array: np.ndarray) -> np.ndarray:
+    """A view of ``array`` whose row-major order is the order PyTorch fills its memory in.
+
+    PyTorch's element-wise kernels walk a tensor with a TensorIterator, which sorts the
+    dimensions by stride: the dimension with the smallest stride moves fastest. So a transposed
+    or permuted tensor is filled in the order of its storage, not of its indices, and the same
+    random numbers land in the same memory slots as in the untransposed tensor. (NumPy also has
+    negative strides, which PyTorch does not; we flip those axes so memory is still walked
+    upwards.)
+    """
+    view = array
+    for axis in range(view.ndim):
+        if view.strides[axis] < 0:
+            view = np.flip(view, axis)
+    order = sorted(range(view.ndim), key=lambda axis: -view.strides[axis])
+    return view.transpose(order)
+
+
+# Kernels produce their values this many elements at a time, so that NumPy's temporaries stay
+# in the CPU cache and are reused, instead of streaming fresh memory for every operation.
+_CHUNK = 2**15
+
+
+def _fill_in_storage_order(array: np.ndarray, values_for: Callable[[int], np.ndarray]) -> None:
+    """Fill ``array`` with ``values_for(count)``, called for consecutive chunks in storage order.
+
+    Each call draws the random numbers for the next ``count`` elements, so chunking does not
+    change which number lands where.
+    """
+    view = _in_storage_order(array)
+    flat = view.reshape(-1) if view.flags.c_contiguous else np.empty(view.size, array.dtype)
+    for start in range(0, flat.size, _CHUNK):
+        flat[start:start + _CHUNK] = values_for(min(_CHUNK, flat.size - start))
+    if not view.flags.c_contiguous:
+        view[...] = flat.reshape(view.shape)
+
+
+def _cast(values: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """``static_cast<scalar_t>``: C++ converts to ``c10::Half`` through float, so we do too."""
+    if dtype == np.float16:
+        values = values.astype(np.float32)
+    return values.astype(dtype)
+
+
+def _libm(function: Callable[[float], float], values: np.ndarray) -> np.ndarray:
+    """Apply a ``math`` function element by element.
+
+    ``math.log`` and friends call the C library, exactly as PyTorch's kernels do. NumPy's
+    vectorised ``np.log``/``np.sin`` use their own SIMD code, which is not always correctly
+    rounded and differs from glibc in the last bit for a few percent of float64 inputs.
+    """
+    flat = map(function, values.ravel().tolist())
+    return np.fromiter(flat, dtype=np.float64, count=values.size).reshape(values.shape)
+
+
+# -- float32 Box-Muller: the AVX2 kernel ``NormalFill16<float>`` and ``avx_mathfun.h`` --------
+#
+# Every constant is a float32, as in the C header. Constants used in float32 arithmetic are
+# ``np.float32``; those feeding the float64 fma emulation are Python floats holding the same
+# float32 value (``_f32``), so that NumPy keeps that arithmetic in float64.
+
+
+def _f32(value: float) -> float:
+    return float(np.float32(value))
+
+
+_SQRT_HALF = np.float32(0.707106781186547524)
+_LOG_POLYNOMIAL = [_f32(p) for p in (7.0376836292e-2, -1.1514610310e-1, 1.1676998740e-1,
+                                     -1.2420140846e-1, 1.4249322787e-1, -1.6668057665e-1,
+                                     2.0000714765e-1, -2.4999993993e-1, 3.3333331174e-1)]
+_LOG_Q1 = np.float32(-2.12194440e-4)
+_LOG_Q2 = np.float32(0.693359375)  # 355/512: e * Q2 is exact, Q1 carries the rest of log(2)
+_FOUR_OVER_PI = np.float32(1.27323954473516)
+# pi/4 split in three parts (Cody-Waite): y * DP1 and y * DP2 are exact for y <= 8.
+_MINUS_DP1 = np.float32(-0.78515625)
+_MINUS_DP2 = np.float32(-2.4187564849853515625e-4)
+_MINUS_DP3 = _f32(-3.77489497744594108e-8)
+_COS_POLYNOMIAL = [_f32(c) for c in (2.443315711809948e-5, -1.388731625493765e-3,
+                                     4.166664568298827e-2)]
+_SIN_POLYNOMIAL = [_f32(s) for s in (-1.9515295891e-4, 8.3321608736e-3, -1.6666654611e-1)]
+_TWO_PI_F32 = np.float32(2 * math.pi)
+
+Fma = Callable[[Any, Any, Any], np.ndarray]
+
+
+def _fma32_via_float64(a: Any, b: Any, c: Any) -> np.ndarray:
+    """``a*b + c`` for float32 values, computed in float64 and rounded to float32.
+
+    The product of two float32 values is exact in float64, so this differs from a true fused
+    multiply-add only if the float64 sum is inexact and falls exactly halfway between two
+    float32 numbers (see ``_fma.fma32``). For the Cephes polynomials below that never happens:
+    this was checked against the exact ``fma32`` for all 2**24 possible inputs of each function
+    (``tests/test_fma.py`` repeats the check on a sample, or on all inputs with
+    ``MINITORCH_EXHAUSTIVE=1``). It is also exact whenever ``c`` is zero. Skipping ``fma32``'s
+    halfway test halves the cost of the 16 fused steps that dominate ``randn``.
+    """
+    total = np.array(a, dtype=np.float64)
+    total *= b
+    total += c
+    return total.astype(np.float32)
+
+
+def _cephes_log(u: np.ndarray, fma: Fma = _fma32_via_float64) -> np.ndarray:
+    """``log256_ps`` of ``avx_mathfun.h`` for float32 ``u`` in [2**-24, 1].
+
+    Cephes writes ``u = m * 2**e`` with ``m`` in [sqrt(1/2), sqrt(2)) and evaluates
+    ``log(m) = x - x**2/2 + x**3 * P(x)`` with ``x = m - 1`` and a degree-8 polynomial ``P``,
+    then adds ``e * log(2)`` in two parts. GCC fused the polynomial's multiply-adds (and the
+    ``y*z + e*Q1`` step) into fma instructions, so those steps take ``fma``. (The C code first
+    clamps ``u`` to the smallest normal float; our inputs are at least 2**-24, so we skip that.)
+    """
+    m, exponent = np.frexp(u)  # u = m * 2**exponent with m in [0.5, 1): Cephes' bit fiddling
+    small = m < _SQRT_HALF  # then use 2m in [1, sqrt(2)) and one less in the exponent
+    e = (exponent - small).astype(np.float32)
+    x = (m - np.float32(1)) + m * small  # exact: m is a multiple of 2**-24
+    x64 = x.astype(np.float64)
+    z = x * x
+    y = fma(x64, _LOG_POLYNOMIAL[0], _LOG_POLYNOMIAL[1])
+    for coefficient in _LOG_POLYNOMIAL[2:]:
+        y = fma(y, x64, coefficient)
+    y = y * x
+    y = fma(y, z.astype(np.float64), (e * _LOG_Q1).astype(np.float64))
+    y = y - z * np.float32(0.5)  # the C code's fma(-z, 0.5, y): z/2 is exact, so one rounding
+    x = x + y
+    return x + e * _LOG_Q2  # fma(e, Q2, x): e * Q2 is exact, so this rounds once too
+
+
+def _cephes_sincos(theta: np.ndarray,
+                   fma: Fma = _fma32_via_float64) -> tuple[np.ndarray, np.ndarray]:
+    """``sincos256_ps`` of ``avx_mathfun.h`` for float32 ``theta`` in [0, 2*pi): (sin, cos).
+
+    Cephes reduces ``theta`` by the nearest even multiple ``j`` of pi/4 (subtracting pi/4 in
+    three parts, so that the reduction loses almost nothing), evaluates a sine and a cosine
+    polynomial on the remainder ``x`` in [-pi/4, pi/4], and swaps and negates them according
+    to the octant. Of its multiply-adds, GCC fused those marked ``fma``.
+    """
+    j = (theta * _FOUR_OVER_PI).astype(np.int32)  # truncation, like _mm256_cvttps_epi32
+    j = (j + 1) & ~1
+    y = j.astype(np.float32)
+    x = theta + y * _MINUS_DP1  # fused in C, but the product is exact, so this is the same
+    x = x + y * _MINUS_DP2
+    x = fma(y, _MINUS_DP3, x)
+    x64 = x.astype(np.float64)
+    z = x * x
+    z64 = z.astype(np.float64)
+
+    c = fma(fma(z64, _COS_POLYNOMIAL[0], _COS_POLYNOMIAL[1]), z64, _COS_POLYNOMIAL[2])
+    c = c * z
+    c = fma(c, z64, z64 * -0.5)
+    c = c + np.float32(1)
+
+    s = fma(fma(z64, _SIN_POLYNOMIAL[0], _SIN_POLYNOMIAL[1]), z64, _SIN_POLYNOMIAL[2])
+    s = s * z
+    s = fma(s, x64, x64)
+
+    # Select and sign with the octant's bits, as the C code does on the float bit patterns:
+    # bit 2 of j swaps the polynomials, bit 4 of j negates the sine, bit 4 of j - 2 is clear
+    # when the cosine is negated. (The C code selects by adding a zeroed lane, which would turn
+    # a -0.0 into +0.0; neither polynomial ever yields -0.0 here, so a plain select agrees.)
+    swap = -((j >> 1) & 1)  # all ones where the polynomials swap
+    s_bits, c_bits = s.view(np.int32), c.view(np.int32)
+    difference = (s_bits ^ c_bits) & swap
+    sin = (s_bits ^ difference) ^ ((j & 4) << 29)
+    cos = (c_bits ^ difference) ^ ((~(j - 2) & 4) << 29)
+    return sin.view(np.float32), cos.view(np.float32)
+
+
+def _fused_affine(values: np.ndarray, scale: float, shift: float) -> np.ndarray:
+    """``values*scale + shift`` rounded once in ``values``' precision: an fma instruction.
+
+    With a zero shift only the product is rounded, which plain NumPy arithmetic does already
+    (float32 products are exact in float64); adding the zero still matters, since it turns a
+    product of -0.0 into +0.0 as the fma does.
+    """
+    if values.dtype == np.float32:
+        if shift == 0:
+            return _fma32_via_float64(values, scale, shift)
+        return fma32(values, scale, shift)
+    if shift == 0:
+        return values * scale + shift
+    return fma64(values, scale, shift)
+
+
+def _box_muller_blocks_f32(uniforms: np.ndarray, mean: float, std: float,
+                           out: np.ndarray) -> None:
+    """The AVX2 ``NormalFill16<float>``: 16 uniforms in, 16 normals out, per row.
+
+    Element ``j < 8`` of a row pairs with element ``j + 8``: the first gives the radius
+    ``sqrt(-2 log(1 - u))`` (``1 - u`` lies in (0, 1], so the log is finite) and the second the
+    angle ``2 pi u``; ``j`` receives ``radius * cos`` and ``j + 8`` receives ``radius * sin``.
+    """
+    mean, std = float(np.float32(mean)), float(np.float32(std))  # the kernel works in float
+    radius = np.sqrt(np.float32(-2) * _cephes_log(np.float32(1) - uniforms[:, :8]))
+    sin, cos = _cephes_sincos(_TWO_PI_F32 * uniforms[:, 8:])
+    out[:, :8] = _fused_affine(radius * cos, std, mean)
+    out[:, 8:] = _fused_affine(radius * sin, std, mean)
+
+
+def _box_muller_blocks_f64(uniforms: np.ndarray, mean: float, std: float,
+                           out: np.ndarray) -> None:
+    """The generic ``NormalFill16<double>``, with the C library's ``log``, ``cos`` and ``sin``."""
+    radius = np.sqrt(-2.0 * _libm(math.log, 1.0 - uniforms[:, :8]))
+    theta = 2.0 * math.pi * uniforms[:, 8:]
+    out[:, :8] = _fused_affine(radius * _libm(math.cos, theta), std, mean)
+    out[:, 8:] = _fused_affine(radius * _libm(math.sin, theta), std, mean)
+
+
+class Generator:
+    """A CPU random number generator that draws exactly the numbers ``torch.Generator`` draws.
+
+    The public methods mirror ``torch.Generator``. The private ``_uniform_``, ``_normal_``,
+    ``_random_``, ``_randperm``, ``_bernoulli_`` and ``_bernoulli_tensor`` are the NumPy kernels
+    behind ``torch.rand``, ``randn``, ``randint``, ``randperm``, ``bernoulli`` and dropout; each
+    fills an existing array in place, in storage order, and consumes exactly as many 32-bit draws
+    as PyTorch, so a later draw matches too.
+    See https://pytorch.org/docs/stable/generated/torch.Generator.html
+    """
+
+    def __init__(self, device: Any = "cpu") -> None:
+        if str(device) != "cpu":
+            raise RuntimeError(
+                f"minitorch_hooks has only CPU generators, but got device={device!r}"
+            )
+        self.device = "cpu"
+        self._engine = np.random.MT19937()
+        self.manual_seed(_DEFAULT_SEED)
+
+    # -- seeding and state (public API) -------------------------------------------------------
+
+    def manual_seed(self, seed: int) -> Generator:
+        """Seed the generator and return it, like ``torch.Generator.manual_seed``.
+
+        PyTorch accepts any integer in [-2**63, 2**64) and maps negative seeds to ``seed +
+        2**64``. The engine is seeded with the low 32 bits only (MT19937's classic
+        ``init_genrand``), so ``manual_seed(2**32)`` and ``manual_seed(0)`` give the same
+        numbers, while ``initial_seed()`` still reports the full value.
+        """
+        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+            raise RuntimeError(f"manual_seed expected a long, but got {type(seed).__name__}")
+        seed = int(seed)
+        if not -(2**63) <= seed < 2**64:
+            raise ValueError("Overflow when unpacking long long")
+        self._seed = seed % 2**64
+        words = [self._seed & 0xFFFFFFFF]
+        for i in range(1, _MT_WORDS):
+            previous = words[-1]
+            words.append((1812433253 * (previous ^ (previous >> 30)) + i) & 0xFFFFFFFF)
+        # pos=624 means "all words used": the engine twists the state before its first output,
+        # exactly as PyTorch's engine does after seeding.
+        self._set_engine(np.array(words, dtype=np.uint32), 624, counters=(1, 0))
+        # Box-Muller produces normals in pairs and caches the second one; reseeding drops it.
+        self._next_double_normal: float | None = None
+        self._next_float_normal: float | None = None
+        return self
+
+    def initial_seed(self) -> int:
+        """The seed last given to ``manual_seed`` (or picked by ``seed``), as an unsigned int."""
+        return self._seed
+
+    def seed(self) -> int:
+        """Reseed from the operating system's entropy (like PyTorch's /dev/urandom read)."""
+        seed = int.from_bytes(os.urandom(8), "little")
+        self.manual_seed(seed)
+        return seed
+
+    def get_state(self) -> Any:
+        """The state as PyTorch's 5056-byte ``ByteTensor``, restorable here or in PyTorch."""
+        from . import _dtype, tensor  # imported here: the tensor module imports this one
+
+        state = np.zeros((), dtype=_STATE_LAYOUT)
+        engine = self._engine.state["state"]
+        if self._counters is not None:
+            left, next_word = self._counters
+        else:
+            left, next_word = 625 - engine["pos"], engine["pos"]
+        state["seed"] = self._seed
+        state["left"] = left
+        state["seeded"] = 1
+        state["next"] = next_word
+        state["words"] = engine["key"]
+        if self._next_double_normal is not None:
+            state["normal_y"] = self._next_double_normal
+            state["normal_is_valid"] = 1
+        if self._next_float_normal is not None:
+            state["float_normal"] = self._next_float_normal
+            state["float_normal_is_valid"] = 1
+        return tensor(np.frombuffer(state.tobytes(), dtype=np.uint8).copy(), dtype=_dtype.uint8)
+
+    def set_state(self, new_state: Any) -> Generator:
+        """Restore a state from ``get_state`` (ours or PyTorch's) and return the generator."""
+        if not hasattr(new_state, "numpy"):
+            kind = type(new_state)
+            name = kind.__name__ if kind.__module__ == "builtins" else (
+                f"{kind.__module__}.{kind.__qualname__}")
+            raise TypeError(f"expected a torch.ByteTensor, but got {name}")
+        data = np.asarray(new_state.numpy())
+        if data.dtype != np.uint8:
+            raise TypeError("RNG state must be a torch.ByteTensor")
+        if data.size != _STATE_LAYOUT.itemsize:
+            raise RuntimeError(
+                f"Expected a CPUGeneratorImplState of size {_STATE_LAYOUT.itemsize} but found "
+                f"the input RNG state size to be {data.size}"
+            )
+        state = np.frombuffer(data.tobytes(), dtype=_STATE_LAYOUT)[0]
+        left, next_word = int(state["left"]), int(state["next"]) & 0xFFFFFFFF
+        if not (state["seeded"] and 0 < left <= _MT_WORDS and next_word <= _MT_WORDS):
+            raise RuntimeError("Invalid mt19937 state")
+        # PyTorch's engine regenerates its words when ``left`` reaches zero and reads word
+        # ``next`` otherwise; NumPy's has a single position. The two agree for every state
+        # PyTorch itself produces: left == 1 (regenerate now) or left == 625 - next.
+        if left != 1 and left + next_word != 625:
+            raise RuntimeError(
+                f"unsupported mt19937 state: left={left} and next={next_word} do not satisfy "
+                "left == 1 or left + next == 625, which every state PyTorch produces does"
+            )
+        words = (state["words"] & 0xFFFFFFFF).astype(np.uint32)
+        self._set_engine(words, 624 if left == 1 else next_word, counters=(left, next_word))
+        self._seed = int(state["seed"])
+        self._next_double_normal = float(state["normal_y"]) if state["normal_is_valid"] else None
+        self._next_float_normal = (
+            float(state["float_normal"]) if state["float_normal_is_valid"] else None)
+        return self
+
+    def _set_engine(self, words: np.ndarray, position: int, counters: tuple[int, int]) -> None:
+        self._engine.state = {
+            "bit_generator": "MT19937", "state": {"key": words, "pos": position},
+        }
+        # PyTorch's (left, next) counters, reported by get_state until the next draw. After a
+        # draw they follow from NumPy's position; right after seeding PyTorch says (1, 0)
+        # where NumPy's position cannot tell "fresh" from "all 624 words used".
+        self._counters: tuple[int, int] | None = counters
+
+    # -- raw draws ----------------------------------------------------------------------------
+
+    def _random(self, count: int) -> np.ndarray:
+        """``count`` 32-bit outputs of the engine (PyTorch's ``random()``), as uint64."""
+        if count:
+            self._counters = None
+        return self._engine.random_raw(count)
+
+    def _random64(self, count: int) -> np.ndarray:
+        """``random64()``: two 32-bit outputs per number, the first one the high half."""
+        pairs = self._random(2 * count).reshape(count, 2)
+        return (pairs[:, 0] << 32) | pairs[:, 1]
+
+    def _uniform_float(self, count: int) -> np.ndarray:
+        """PyTorch's float uniform in [0, 1): the low 24 bits of one draw, times 2**-24."""
+        low_bits = self._random(count).astype(np.uint32) & 0xFFFFFF
+        # Through int32 because NumPy converts signed integers to float faster; exact either way.
+        return low_bits.view(np.int32).astype(np.float32) * np.float32(2.0**-24)
+
+    def _uniform_double(self, count: int) -> np.ndarray:
+        """PyTorch's double uniform in [0, 1): the low 53 bits of a ``random64()``, times 2**-53."""
+        return (self._random64(count) & (2**53 - 1)).astype(np.float64) * 2.0**-53
+
+    def _uniform(self, count: int, dtype: np.dtype) -> np.ndarray:
+        """Uniforms in the precision PyTorch computes ``dtype`` in (float for half)."""
+        return self._uniform_double(count) if dtype == np.float64 else self._uniform_float(count)
+
+    # -- kernels for the tensor library -------------------------------------------------------
+
+    def _uniform_(self, array: np.ndarray, low: float, high: float) -> None:
+        """``Tensor.uniform_(low, high)``: fill ``array`` with uniforms in [low, high).
+
+        The value is ``x * (high - low) + low`` for a uniform ``x`` in [0, 1), computed in
+        float for float32 and float16 and in double for float64, with the multiply-add fused
+        (GCC contracts it in the AVX2 build). Rounding can land on ``high`` itself; PyTorch then
+        returns ``low`` instead, so the range stays half-open.
+        """
+        dtype = array.dtype
+        if dtype.type not in _FLOAT_TYPES:
+            raise _not_implemented("check_uniform_bounds", dtype)
+        info = np.finfo(dtype)
+        lowest, highest = float(info.min), float(info.max)
+        for name, value in (("from", low), ("to", high)):
+            if not lowest <= value <= highest:
+                raise RuntimeError(f"{name} is out of bounds for {_CPP_TYPE_NAMES[dtype.name]}")
+        if not low <= high:
+            raise RuntimeError(
+                f"uniform_ expects to return a [from, to) range, but found from={low:g} > "
+                f"to={high:g}"
+            )
+        if not high - low <= highest:
+            raise RuntimeError(
+                f"uniform_ expects to-from <= std::numeric_limits<"
+                f"{_SCALAR_TYPE_NAMES[dtype.name]}>::max(), but found to={high:g} and "
+                f"from={low:g} which result in to-from to exceed the limit"
+            )
+        if array.size == 0:
+            return
+        if dtype == np.float64:
+            scale, shift = high - low, low
+            high_value, low_value = np.float64(high), np.float64(low)
+        else:
+            low32, high32 = np.float32(low), np.float32(high)
+            scale, shift = float(high32 - low32), float(low32)
+            # PyTorch converts the double bounds to half through float, hence the two casts.
+            high_value, low_value = dtype.type(high32), dtype.type(low32)
+
+        def values_for(count: int) -> np.ndarray:
+            values = _fused_affine(self._uniform(count, dtype), scale, shift).astype(dtype)
+            values[values == high_value] = low_value
+            return values
+
+        _fill_in_storage_order(array, values_for)
+
+    def _normal_(self, array: np.ndarray, mean: float, std: float) -> None:
+        """``Tensor.normal_(mean, std)``: fill ``array`` with normal samples (Box-Muller).
+
+        PyTorch picks one of two algorithms. A contiguous tensor of at least 16 elements uses
+        the vectorised "fill" path, 16 elements at a time; anything else (a small or a
+        non-contiguous tensor) uses the scalar path, one element at a time in double, which
+        shares a cached second Box-Muller sample with later calls.
+        """
+        if not std >= 0.0:
+            raise RuntimeError(f"normal expects std >= 0.0, but found std {std:g}")
+        if array.size == 0:
+            return
+        dtype = array.dtype
+        if dtype.type not in _FLOAT_TYPES:
+            raise _not_implemented("normal_kernel_cpu", dtype)
+        if array.size >= 16 and array.flags.c_contiguous:
+            self._normal_fill(array.reshape(-1), mean, std)
+        else:
+            _fill_in_storage_order(array, lambda count: _cast(
+                _fused_affine(self._standard_normals(count), std, mean), dtype))
+
+    def _normal_fill(self, out: np.ndarray, mean: float, std: float) -> None:
+        """PyTorch's ``normal_fill``: Box-Muller on blocks of 16 uniforms, into the flat ``out``.
+
+        Full blocks cover the start of the tensor. If the size is not a multiple of 16, one more
+        block of 16 fresh uniforms is transformed and written over the last 16 elements, so
+        they overlap the last full block. For float32 and float64 PyTorch first fills the whole
+        tensor with uniforms and transforms it in place, so the ``size % 16`` uniforms after the
+        last full block are drawn too, only to be overwritten; half precision works in a
+        16-float scratch buffer and skips them.
+        """
+        dtype = out.dtype
+        transform = _box_muller_blocks_f64 if dtype == np.float64 else _box_muller_blocks_f32
+        full_blocks, remainder = divmod(out.size, 16)
+        blocks = out[: 16 * full_blocks].reshape(full_blocks, 16)
+        for start in range(0, full_blocks, _CHUNK // 16):
+            chunk = blocks[start:start + _CHUNK // 16]
+            transform(self._uniform(chunk.size, dtype).reshape(-1, 16), mean, std, out=chunk)
+        if remainder:
+            if dtype != np.float16:
+                self._uniform(remainder, dtype)
+            tail = self._uniform(16, dtype).reshape(1, 16)
+            transform(tail, mean, std, out=out[-16:].reshape(1, 16))
+
+    def _standard_normals(self, count: int) -> np.ndarray:
+        """``count`` standard normals from PyTorch's scalar Box-Muller, as float64.
+
+        Each pair of double uniforms ``(a, b)`` gives ``rho = sqrt(-2 log1p(-b))`` and ``theta =
+        2 pi a``. The sample used now is ``rho * cos(theta)``; ``rho * sin(theta)`` is cached in
+        the generator and returned by the next request, whichever call (or dtype) makes it.
+        """
+        samples = []
+        if self._next_double_normal is not None:
+            samples.append(np.array([self._next_double_normal]))
+            self._next_double_normal = None
+        pairs = (count - len(samples) + 1) // 2
+        if pairs:
+            uniforms = self._uniform_double(2 * pairs).reshape(pairs, 2)
+            rho = np.sqrt(-2.0 * _libm(math.log1p, -uniforms[:, 1]))
+            theta = 2.0 * math.pi * uniforms[:, 0]
+            pair_samples = np.stack([rho * _libm(math.cos, theta), rho * _libm(math.sin, theta)])
+            samples.append(pair_samples.T.reshape(-1))
+        values = np.concatenate(samples)
+        if len(values) > count:
+            self._next_double_normal = float(values[-1])
+        return values[:count]
+
+    def _random_(self, array: np.ndarray, low: int, high: int) -> None:
+        """``Tensor.random_(low, high)`` (behind ``randint``): integers in [low, high).
+
+        The value is ``draw % (high - low) + low``, modulo bias included. The draw is one 32-bit
+        output when the range is below 2**28 and a 64-bit ``random64()`` otherwise. For
+        floating point tensors PyTorch first moves the bounds inwards to values the dtype can
+        represent, so that rounding cannot produce ``high``.
+        """
+        low, high = int(low), int(high)
+        if not (-(2**63) <= low < 2**63 and -(2**63) <= high < 2**63):
+            raise ValueError("Overflow when unpacking long long")
+        if not low < high:
+            raise RuntimeError(
+                f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}"
+            )
+        dtype = array.dtype
+        if dtype.type in _FLOAT_TYPES:
+            digits = np.finfo(dtype).nmant + 1
+            low, high = _update_from(low, dtype, digits), _update_to(high, dtype, digits)
+            if not low < high:
+                raise RuntimeError(
+                    "random_ expects 'from' casted to dtype to be less than 'to' casted to "
+                    f"dtype, but got from={low} >= to={high}"
+                )
+        _check_from_to_in_range(low, high - 1, dtype)
+        if array.size == 0:
+            return
+        span, offset = np.uint64(high - low), np.uint64(low % 2**64)
+
+        def values_for(count: int) -> np.ndarray:
+            draws = self._random64(count) if span >= 2**28 else self._random(count)
+            # uint64 arithmetic wraps modulo 2**64 like C's; the int64 view undoes the offset.
+            return _cast(((draws % span) + offset).view(np.int64), dtype)
+
+        _fill_in_storage_order(array, values_for)
+
+    def _randperm(self, n: int) -> np.ndarray:
+        """``torch.randperm(n)``: a random permutation of ``0 .. n-1`` as int64.
+
+        PyTorch runs a Fisher-Yates shuffle forwards: for ``i = 0 .. n-2`` it swaps element
+        ``i`` with element ``i + random() % (n - i)``. The draws do not depend on the swaps, so
+        we take them all at once; the swaps themselves are sequential.
+        """
+        n = int(n)
+        if n < 0:
+            raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
+        if n >= (2**32 - 1) // 20:
+            raise NotImplementedError(
+                "randperm for n >= 214748364 uses a different algorithm in PyTorch, which "
+                "minitorch_hooks does not implement"
+            )
+        steps = np.arange(max(n - 1, 0), dtype=np.uint64)
+        partners = (self._random(steps.size) % (np.uint64(n) - steps) + steps).tolist()
+        permutation = list(range(n))
+        for i, j in enumerate(partners):
+            permutation[i], permutation[j] = permutation[j], permutation[i]
+        return np.array(permutation, dtype=np.int64)
+
+    def _bernoulli_(self, array: np.ndarray, p: float) -> None:
+        """``Tensor.bernoulli_(p)`` with a float ``p`` (behind dropout): 1 with probability p.
+
+        Each element compares a double uniform (one ``random64()``) with ``p``.
+        """
+        if not 0 <= p <= 1:
+            raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p:g}")
+        if array.size == 0:
+            return
+        _fill_in_storage_order(array, lambda count: self._uniform_double(count) < p)
+
+    def _bernoulli_tensor(self, p: np.ndarray) -> np.ndarray:
+        """``torch.bernoulli(p)``: a new array of 0s and 1s, 1 with probability ``p[i]``.
+
+        The result is contiguous and filled in row-major order. A float64 ``p`` is compared
+        with double uniforms, float32 and float16 with float uniforms (one draw each).
+        """
+        if p.dtype.type not in _FLOAT_TYPES:
+            raise _not_implemented("bernoulli_tensor_cpu_p_", p.dtype)
+        flat = np.ascontiguousarray(p).reshape(-1)
+        invalid = np.flatnonzero(~((flat >= 0) & (flat <= 1)))
+        if invalid.size:
+            # PyTorch checks each p as it goes, so the draws before the bad one are consumed.
+            self._uniform(int(invalid[0]), p.dtype)
+            raise RuntimeError(
+                "Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could this error "
+                "message be improved?  If so, please report an enhancement request to PyTorch.)"
+            )
+        uniforms = self._uniform(flat.size, p.dtype)
+        return (uniforms < flat).astype(p.dtype).reshape(p.shape)
+
+
+# -- the bounds rules of ``random_`` (``ATen/native/DistributionTemplates.h``) ------------------
+
+
+def _to_float_dtype(value: int, dtype: np.dtype) -> int:
+    """``static_cast<int64_t>(static_cast<scalar_t>(value))``: ``value`` rounded to ``dtype``.
+
+    A value too large for half precision becomes infinity, which x86 converts back to the
+    "integer indefinite" -2**63, so PyTorch's bound adjustment then leaves the bound alone.
+    """
+    with np.errstate(over="ignore"):
+        rounded = float(_cast(np.array(value, dtype=np.int64), dtype))
+    return int(rounded) if math.isfinite(rounded) else -(2**63)
+
+
+def _update_from(low: int, dtype: np.dtype, digits: int) -> int:
+    """Move ``low`` up to the first value whose next integer survives the cast to ``dtype``."""
+    rounded = _to_float_dtype(low + 1, dtype)
+    if rounded < low:
+        low = rounded + (1 << (abs(low + 1).bit_length() - 1 - digits + 1))
+    return low
+
+
+def _update_to(high: int, dtype: np.dtype, digits: int) -> int:
+    """Move ``high`` down so that ``high - 1`` does not round up to ``high`` or beyond."""
+    rounded = _to_float_dtype(high - 1, dtype)
+    if rounded >= high:
+        high = rounded - (1 << (abs(high - 1).bit_length() - 1 - digits + 1))
+    return high
+
+
+def _check_from_to_in_range(low: int, high_inclusive: int, dtype: np.dtype) -> None:
+    """PyTorch's ``check_from_to_in_range``: both bounds must fit the dtype."""
+    if dtype.type in _FLOAT_TYPES:
+        info = np.finfo(dtype)
+        lowest, highest = float(info.min), float(info.max)
+    elif dtype == np.uint64:
+        lowest, highest = 0, 2**63 - 1
+    elif dtype == np.bool_:
+        lowest, highest = 0, 1
+    else:
+        info = np.iinfo(dtype)
+        lowest, highest = int(info.min), int(info.max)
+    type_name = _CPP_TYPE_NAMES[dtype.name]
+    for name, value in (("from", low), ("to - 1", high_inclusive)):
+        if not lowest <= value <= highest:
+            raise RuntimeError(f"{name} is out of bounds for {type_name}")
+    if dtype.type in _FLOAT_TYPES:
+        digits = np.finfo(dtype).nmant + 1
+        for name, value in (("from", low), ("to - 1", high_inclusive)):
+            if not -(2**digits) <= value <= 2**digits:
+                warnings.warn(
+                    f"{name} is out of bounds [-(2^{digits}), 2^{digits}]. Due to precision "
+                    f"limitations {type_name} can support discrete uniform distribution only "
+                    "within this range. This warning will become an error in version 1.7 "
+                    "release, please fix the code in advance",
+                    UserWarning,
+                    stacklevel=3,
+                )
