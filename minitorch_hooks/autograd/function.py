@@ -56,7 +56,8 @@ class BackwardCFunction(Node):
 
     __slots__ = ("ctx", "function", "num_outputs", "_output_meta", "_tensor_positions")
     # A custom backward's results are passed on as returned, also for inputs that need no
-    # gradient; built-in nodes do not compute those at all.
+    # gradient; built-in nodes do not compute those at all. A custom backward also runs when
+    # no gradient arrived (on zeros, unless ``set_materialize_grads(False)``).
     drops_unneeded_grads = False
 
     def backward(self, *grad_outputs: Any) -> tuple:

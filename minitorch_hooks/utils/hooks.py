@@ -124,7 +124,8 @@ class BackwardHook:
 
     This explains what learners find odd: ``grad_input`` has one entry per positional
     argument (``None`` for non-tensors), and when no input requires grad the hooks fire
-    at the outputs instead, with a warning.
+    at the outputs instead, with a warning. The two node hooks are named ``hook`` as in
+    PyTorch, because the engine names a hook in its errors about a bad replacement grad.
     See https://pytorch.org/docs/stable/generated/torch.nn.Module.html#torch.nn.Module.register_full_backward_hook
     """
 
@@ -165,11 +166,12 @@ class BackwardHook:
         replaced = list(args)
         for index, tensor in zip(indices, new_tensors):
             replaced[index] = tensor
-        return tuple(replaced), indices
+        # A namedtuple output (``out.prod``) keeps its type, as in PyTorch.
+        return (tuple(replaced) if type(args) is tuple else type(args)(*replaced)), indices
 
     def setup_input_hook(self, args: tuple) -> tuple:
         """Wrap the inputs; the node there runs the user's backward hooks."""
-        def run_backward_hooks(grad_input: tuple, _grad_output: tuple) -> tuple | None:
+        def hook(grad_input: tuple, _grad_output: tuple) -> tuple | None:
             if self.grad_outputs is None:
                 return None  # the gradient did not come through the module's outputs
             packed = self._pack_with_none(self.input_tensors_index, grad_input, self.n_inputs)
@@ -178,7 +180,7 @@ class BackwardHook:
             return self._unpack_none(self.input_tensors_index, packed)
 
         args, self.input_tensors_index = self._apply_on_tensors(
-            lambda node: node.register_hook(run_backward_hooks), args)
+            lambda node: node.register_hook(hook), args)
         self.n_inputs = len(args)
         return args
 
@@ -192,7 +194,7 @@ class BackwardHook:
     def setup_output_hook(self, result: Any) -> Any:
         """Wrap the outputs; the node there records ``grad_output`` and runs the
         backward pre-hooks (and the backward hooks, when no input needs a gradient)."""
-        def run_pre_hooks(_grad_input: tuple, grad_output: tuple) -> tuple | None:
+        def hook(_grad_input: tuple, grad_output: tuple) -> tuple | None:
             self.grad_outputs = self._pack_with_none(self.output_tensors_index, grad_output,
                                                      self.n_outputs)
             self.grad_outputs = call_hooks(self.user_pre_hooks, self.grad_outputs,
@@ -205,7 +207,7 @@ class BackwardHook:
         is_tuple = isinstance(result, tuple)
         outputs = result if is_tuple else (result,)
         outputs, self.output_tensors_index = self._apply_on_tensors(
-            lambda node: node.register_hook(run_pre_hooks), outputs)
+            lambda node: node.register_hook(hook), outputs)
         self.n_outputs = len(outputs)
         return outputs if is_tuple else outputs[0]
 

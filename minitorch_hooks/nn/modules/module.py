@@ -133,6 +133,18 @@ class _WrappedHook:
             raise RuntimeError("You are trying to call the hook of a dead Module!")
         return self.hook(module, *args)
 
+    # Copying a module copies its hooks. The copy must call the hook with the *copied*
+    # module, so the module is held strongly while copying (``copy.deepcopy`` then maps it
+    # to the copy) and weakly again afterwards, as in PyTorch.
+    def __getstate__(self) -> dict:
+        return {"hook": self.hook, "module": self.module()}
+
+    def __setstate__(self, state: dict) -> None:
+        if state["module"] is None:
+            raise RuntimeError("You are trying to revive the hook of a dead Module!")
+        self.hook = state["hook"]
+        self.module = weakref.ref(state["module"])
+
 
 class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
     """What ``load_state_dict`` returns: the keys it could not match."""
@@ -230,7 +242,11 @@ class Module:
 
     def _run_forward_pre_hooks(self, state: _CallState) -> None:
         """Step 1: ``hook(module, args)``, or ``hook(module, args, kwargs)`` when registered
-        ``with_kwargs``. A result replaces the arguments; a non-tuple is wrapped in one."""
+        ``with_kwargs``. A result replaces the arguments; a non-tuple is wrapped in one.
+
+        Each replacement is stored in ``state`` at once, not after the last hook: if a later
+        hook raises, the always-call hooks see the arguments as they were, as in PyTorch.
+        """
         def call(hook_id: int, hook: Callable, args_kwargs: tuple) -> tuple | None:
             args, kwargs = args_kwargs
             if hook_id in self._forward_pre_hooks_with_kwargs:
@@ -238,15 +254,17 @@ class Module:
                 if result is not None and not (isinstance(result, tuple) and len(result) == 2):
                     raise RuntimeError("forward pre-hook must return None or a tuple of "
                                        f"(new_args, new_kwargs), but got {result}.")
-                return result
-            result = hook(self, args)
-            if result is None:
-                return None
-            return (result if isinstance(result, tuple) else (result,)), kwargs
+            else:
+                result = hook(self, args)
+                if result is not None:
+                    result = (result if isinstance(result, tuple) else (result,)), kwargs
+            if result is not None:
+                state.args, state.kwargs = result
+            return result
 
         hooks = itertools.chain(_global_forward_pre_hooks.items(),
                                 self._forward_pre_hooks.items())
-        state.args, state.kwargs = call_hooks(hooks, (state.args, state.kwargs), call)
+        call_hooks(hooks, (state.args, state.kwargs), call)
 
     def _setup_backward_hook(self) -> BackwardHook | None:
         """Step 2's bookkeeping: the full backward hooks and pre-hooks that apply here."""
@@ -261,14 +279,20 @@ class Module:
         return BackwardHook(self, full_hooks, pre_hooks)
 
     def _forward_hook_caller(self, state: _CallState) -> Callable:
+        """Calls one forward hook; like the pre-hooks, a new output is stored in ``state``
+        at once, for the always-call hooks should a later hook raise."""
         def call(hook_id: int, hook: Callable, result: Any) -> Any:
             if hook_id in self._forward_hooks_always_called or \
                     hook_id in _global_forward_hooks_always_called:
                 state.always_called.add(hook_id)
             if hook_id in self._forward_hooks_with_kwargs or \
                     hook_id in _global_forward_hooks_with_kwargs:
-                return hook(self, state.args, state.kwargs, result)
-            return hook(self, state.args, result)
+                result = hook(self, state.args, state.kwargs, result)
+            else:
+                result = hook(self, state.args, result)
+            if result is not None:
+                state.result = result
+            return result
 
         return call
 
@@ -276,7 +300,7 @@ class Module:
         """Step 4: ``hook(module, args, output)`` (``with_kwargs``: ``hook(module, args,
         kwargs, output)``); a result other than ``None`` replaces the output."""
         hooks = itertools.chain(_global_forward_hooks.items(), self._forward_hooks.items())
-        state.result = call_hooks(hooks, state.result, self._forward_hook_caller(state))
+        call_hooks(hooks, state.result, self._forward_hook_caller(state))
 
     def _run_always_called_hooks(self, state: _CallState) -> None:
         """Step 6: after a failure, the ``always_call`` forward hooks that have not run yet
@@ -291,14 +315,11 @@ class Module:
                 if hook_id not in always or hook_id in state.always_called:
                     continue
                 try:
-                    result = call(hook_id, hook, state.result)
+                    call(hook_id, hook, state.result)
                 except Exception as error:  # noqa: BLE001 - reported as PyTorch does
                     warnings.warn(f"{label} with ``always_call=True`` raised an exception that "
                                   f"was silenced as another error was raised in forward: "
                                   f"{error}", UserWarning, stacklevel=4)
-                    continue
-                if result is not None:
-                    state.result = result
 
     def _legacy_backward_hooks(self) -> list[Callable]:
         legacy = []
@@ -581,7 +602,7 @@ class Module:
         module = self
         for item in target.split(".") if target else ():
             if not hasattr(module, item):
-                raise AttributeError(f"{type(module).__name__} has no attribute `{item}`")
+                raise AttributeError(f"{module._get_name()} has no attribute `{item}`")
             module = getattr(module, item)
             if not isinstance(module, Module):
                 raise AttributeError(f"`{item}` is not an nn.Module")
@@ -620,10 +641,25 @@ class Module:
                     param.grad.detach_().zero_()
 
     # == state_dict ===========================================================================
-    def state_dict(self, *, destination: dict | None = None, prefix: str = "",
+    def state_dict(self, *args: Any, destination: dict | None = None, prefix: str = "",
                    keep_vars: bool = False) -> dict:
         """Parameters and persistent buffers by dotted name, detached unless ``keep_vars``.
-        Pre-hooks run before this module's entries are collected, post-hooks after."""
+        Pre-hooks run before this module's entries are collected, post-hooks after.
+
+        Older code passes ``destination, prefix, keep_vars`` positionally; that still works,
+        with PyTorch's deprecation warning.
+        """
+        if args:
+            warnings.warn("Positional args are being deprecated, use kwargs instead. Refer to "
+                          "https://pytorch.org/docs/main/generated/torch.nn.Module.html"
+                          "#torch.nn.Module.state_dict for details.", FutureWarning,
+                          stacklevel=2)
+            if destination is None:
+                destination = args[0]
+            if len(args) > 1 and prefix == "":
+                prefix = args[1]
+            if len(args) > 2 and keep_vars is False:
+                keep_vars = args[2]
         if destination is None:
             destination = OrderedDict()
             destination._metadata = OrderedDict()
@@ -653,6 +689,7 @@ class Module:
         for hook in tuple(self._load_state_dict_pre_hooks.values()):
             hook(state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
                  error_msgs)
+        assign = local_metadata.get("assign_to_params_buffers", False)
         local_state = {name: value for name, value in itertools.chain(
             self._parameters.items(),
             ((n, b) for n, b in self._buffers.items()
@@ -677,7 +714,17 @@ class Module:
                                   f"is {param.shape}.")
                 continue
             with no_grad():
-                param.copy_(source)
+                if not assign:
+                    param.copy_(source)
+                    continue
+                # ``assign=True``: the checkpoint's tensor itself takes the place, keeping
+                # only the module's ``requires_grad``.
+                if isinstance(param, Parameter):
+                    if isinstance(source, Parameter):
+                        source.requires_grad_(param.requires_grad)
+                    else:
+                        source = Parameter(source, requires_grad=param.requires_grad)
+                setattr(self, name, source)
         if strict:
             for key in state_dict:
                 if key.startswith(prefix):
@@ -686,9 +733,10 @@ class Module:
                             (not rest and head not in local_state):
                         unexpected_keys.append(key)
 
-    def load_state_dict(self, state_dict: Mapping[str, Any], strict: bool = True
-                        ) -> _IncompatibleKeys:
-        """Copy values from ``state_dict`` into this module's parameters and buffers.
+    def load_state_dict(self, state_dict: Mapping[str, Any], strict: bool = True,
+                        assign: bool = False) -> _IncompatibleKeys:
+        """Copy values from ``state_dict`` into this module's parameters and buffers (with
+        ``assign``, make the given tensors the parameters and buffers instead).
 
         With ``strict`` any missing or unexpected key is an error (raised after the
         matching entries were copied, as in PyTorch).
@@ -699,10 +747,14 @@ class Module:
         unexpected_keys: list[str] = []
         error_msgs: list[str] = []
         metadata = getattr(state_dict, "_metadata", None)
-        state_dict = OrderedDict(state_dict)
+        state_dict = OrderedDict(state_dict)  # a copy: the pre-hooks may edit it
+        if metadata is not None:
+            state_dict._metadata = metadata
 
         def load(module: Module, local_state_dict: dict, prefix: str = "") -> None:
             local_metadata = {} if metadata is None else metadata.get(prefix[:-1], {})
+            if assign:
+                local_metadata["assign_to_params_buffers"] = assign
             module._load_from_state_dict(local_state_dict, prefix, local_metadata, True,
                                          missing_keys, unexpected_keys, error_msgs)
             for name, child in module._modules.items():
