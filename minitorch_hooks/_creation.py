@@ -37,13 +37,40 @@ def _inferred_dtype(array: np.ndarray) -> np.dtype:
         return np.dtype(np.int64)
     if kind == "b":
         return np.dtype(np.bool_)
-    raise TypeError(f"Could not infer dtype of {type(array.flat[0]).__name__}")
+    if kind in "US":
+        raise TypeError("new(): invalid data type 'str'")
+    raise RuntimeError(f"Could not infer dtype of {type(array.flat[0]).__name__}")
+
+
+def _array_from_nested(data: Any) -> np.ndarray:
+    """NumPy's array of nested lists, with PyTorch's message for uneven lengths: it takes
+    the shape from the first element at each depth and checks every list against it."""
+    try:
+        return np.array(_to_array_like(data))
+    except ValueError:
+        sizes, first = [], data
+        while isinstance(first, (list, tuple)) and first:
+            sizes.append(len(first))
+            first = first[0]
+        _check_lengths(data, sizes, 0)
+        raise
+
+
+def _check_lengths(data: Any, sizes: list[int], dim: int) -> None:
+    if dim == len(sizes) or not isinstance(data, (list, tuple)):
+        return
+    if len(data) != sizes[dim]:
+        raise ValueError(f"expected sequence of length {sizes[dim]} at dim {dim} (got "
+                         f"{len(data)})")
+    for item in data:
+        _check_lengths(item, sizes, dim + 1)
 
 
 def _finish(data: np.ndarray, requires_grad: bool) -> Tensor:
     out = Tensor._wrap(data)
     if requires_grad:
-        out.requires_grad = True  # the setter refuses non-float dtypes, as PyTorch does
+        out._set_requires_grad(
+            True, "Only Tensors of floating point and complex dtype can require gradients")
     return out
 
 
@@ -59,11 +86,11 @@ def tensor(data: Any, *, dtype: _dtype.dtype | None = None, device: Any = None,
             "clone() or sourceTensor.detach().clone().requires_grad_(True), rather than "
             "torch.tensor(sourceTensor).", UserWarning, stacklevel=2)
     source = data._data if isinstance(data, Tensor) else data
-    if isinstance(source, np.ndarray):
+    if isinstance(source, (np.ndarray, np.generic)):  # NumPy values keep their dtype
         array = np.array(source, dtype=_numpy_dtype(dtype, source.dtype))  # always a copy
         _dtype.from_numpy_dtype(array.dtype)  # a clear error for unsupported dtypes
     else:
-        array = np.array(_to_array_like(source))
+        array = _array_from_nested(source)
         array = array.astype(_numpy_dtype(dtype, _inferred_dtype(array)))
     return _finish(array, requires_grad)
 
@@ -81,14 +108,25 @@ def from_numpy(array: np.ndarray) -> Tensor:
     return Tensor._wrap(array)
 
 
+def _new_shape(size: Any) -> tuple[int, ...]:
+    shape = _shape_from(size)
+    for length in shape:
+        if length < 0:
+            raise RuntimeError(f"Trying to create tensor with negative dimension {length}: "
+                               f"{list(shape)}")
+    return shape
+
+
 def _filled(value: Any, size: tuple, dtype: _dtype.dtype | None, requires_grad: bool,
             default: np.dtype = _FLOAT32) -> Tensor:
-    return _finish(np.full(_shape_from(size), value, dtype=_numpy_dtype(dtype, default)),
+    return _finish(np.full(_new_shape(size), value, dtype=_numpy_dtype(dtype, default)),
                    requires_grad)
 
 
 def zeros(*size: Any, dtype: _dtype.dtype | None = None, device: Any = None,
           requires_grad: bool = False) -> Tensor:
+    if builtins.any(length < 0 for length in _shape_from(size)):  # its own message
+        raise RuntimeError("zeros: Dimension size must be non-negative.")
     return _filled(0, size, dtype, requires_grad)
 
 
@@ -149,7 +187,7 @@ def eye(n: int, m: int | None = None, *, dtype: _dtype.dtype | None = None,
 
 def _random(size: tuple, dtype: _dtype.dtype | None, requires_grad: bool,
             generator: Any, fill: str, *args: Any) -> Tensor:
-    data = np.empty(_shape_from(size), dtype=_numpy_dtype(dtype, _FLOAT32))
+    data = np.empty(_new_shape(size), dtype=_numpy_dtype(dtype, _FLOAT32))
     getattr(generator or default_generator, fill)(data, *args)
     return _finish(data, requires_grad)
 

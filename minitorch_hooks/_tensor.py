@@ -66,10 +66,13 @@ class Tensor:
                  "_grad_accumulator", "_retains_grad", "_base", "__weakref__", "__dict__")
 
     def __init__(self, *args: Any) -> None:
-        if len(args) == 1 and not isinstance(args[0], int):
-            data = np.array(_to_array_like(args[0]), dtype=np.float32)
+        if len(args) == 1 and isinstance(args[0], Tensor):  # the same memory, any dtype
+            data = args[0]._data
+        elif len(args) == 1 and not isinstance(args[0], (int, Size)):
+            data = _legacy_data(args[0])
         else:  # Tensor(2, 3): a float32 tensor of that shape (zeros here; PyTorch leaves it
-            data = np.zeros(_shape_from(args), dtype=np.float32)  # uninitialised)
+            shape = _shape_from(args) if args else (0,)  # uninitialised); Tensor() is empty
+            data = np.zeros(shape, dtype=np.float32)
         self._init(data)
 
     def _init(self, data: np.ndarray, requires_grad: bool = False) -> None:
@@ -102,6 +105,8 @@ class Tensor:
     def size(self, dim: int | None = None) -> Size | int:
         if dim is None:
             return Size(self._data.shape)
+        if self._data.ndim == 0:
+            raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
         return self._data.shape[_wrap_dim(dim, self._data.ndim)]
 
     @property
@@ -155,6 +160,20 @@ class Tensor:
 
     @requires_grad.setter
     def requires_grad(self, value: bool) -> None:
+        self._set_requires_grad(
+            value, "only Tensors of floating point and complex dtype can require gradients")
+
+    def requires_grad_(self, requires_grad: bool = True) -> Tensor:
+        self._set_requires_grad(
+            requires_grad, "only Tensors of floating point dtype can require gradients")
+        return self
+
+    def _set_requires_grad(self, value: bool, not_floating: str) -> None:
+        """Only leaves may change the flag, and only floating-point tensors may set it.
+
+        PyTorch words the second refusal differently for ``requires_grad_()``, for the
+        attribute and for ``requires_grad=True`` in a factory, hence ``not_floating``.
+        """
         if self.grad_fn is not None:
             if not value:
                 raise RuntimeError(
@@ -163,12 +182,8 @@ class Tensor:
                     "differentiation use var_no_grad = var.detach().")
             return
         if value and self._data.dtype.kind != "f":
-            raise RuntimeError("only Tensors of floating point dtype can require gradients")
+            raise RuntimeError(not_floating)
         self._requires_grad = bool(value)
-
-    def requires_grad_(self, requires_grad: bool = True) -> Tensor:
-        self.requires_grad = requires_grad
-        return self
 
     @property
     def grad(self) -> Tensor | None:
@@ -324,10 +339,15 @@ class Tensor:
         return bool(self._data.reshape(()))
 
     def __float__(self) -> float:
-        return float(self.item())
+        return float(self._scalar())
 
     def __int__(self) -> int:
-        return int(self.item())
+        return int(self._scalar())
+
+    def _scalar(self) -> float | int | bool:
+        if self._data.size != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        return self.item()
 
     def __index__(self) -> int:
         if self._data.dtype.kind not in "iub" or self._data.size != 1:
@@ -377,9 +397,13 @@ def _rebuild_tensor(cls: type, data: np.ndarray, requires_grad: bool) -> Tensor:
     return tensor
 
 
+_C_NAMES = {"Float": "float", "Double": "double", "Half": "c10::Half", "Long": "long int",
+            "Int": "int", "Byte": "unsigned char", "Bool": "bool"}
+
+
 def _c_name(dtype: _dtype.dtype) -> str:
-    return {"Float": "float", "Double": "double", "Half": "c10::Half"}.get(
-        dtype.scalar_name, dtype.scalar_name)
+    """The C++ name some PyTorch messages use for a dtype: ``float``, ``long int`` ..."""
+    return _C_NAMES[dtype.scalar_name]
 
 
 def _wrap_dim(dim: int, ndim: int) -> int:
@@ -396,6 +420,16 @@ def _shape_from(args: Sequence[Any]) -> tuple[int, ...]:
     if len(args) == 1 and isinstance(args[0], (tuple, list)):
         args = args[0]
     return tuple(int(a) for a in args)
+
+
+def _legacy_data(data: Any) -> np.ndarray:
+    """``Tensor(data)``: float32 values from a sequence; a lone number is an error."""
+    if not isinstance(data, (list, tuple, np.ndarray)):
+        kind = type(data)
+        name = kind.__name__ if kind.__module__ == "builtins" else (
+            f"{kind.__module__}.{kind.__name__}")
+        raise TypeError(f"new(): data must be a sequence (got {name})")
+    return np.array(_to_array_like(data), dtype=np.float32)
 
 
 def _to_array_like(data: Any) -> Any:

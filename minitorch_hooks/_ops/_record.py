@@ -23,20 +23,38 @@ def record(data: Any, node_type: type[Node], inputs: tuple, saved: tuple = (),
     """Wrap ``data`` as the result of an operation on ``inputs``, recording its node.
 
     ``saved`` lists inputs the backward formula needs (tensors are saved with their version,
-    numbers as they are); ``save_output`` also saves the result; ``attributes`` (a ``dim``,
-    an exponent, ...) are set on the node.
+    numbers and ``None`` as they are); ``save_output`` also saves the result; ``attributes``
+    (a ``dim``, an exponent, ...) are set on the node.
     """
     out = Tensor._wrap(data)
-    if _State.enabled and any(getattr(t, "_requires_grad", False) for t in inputs):
-        kept = tuple(SavedTensor(s) if isinstance(s, Tensor) else s for s in saved)
+    if _State.enabled and _any_requires_grad(inputs):
+        kept = [SavedTensor(s) if isinstance(s, Tensor) else s for s in saved]
         if save_output:
-            kept += (SavedTensor(out, is_output=True),)
-        node = node_type(tuple(t if isinstance(t, Tensor) else None for t in inputs), kept)
+            kept.append(SavedTensor(out, is_output=True))
+        node = node_type(inputs, tuple(kept))
         for name, value in attributes.items():
             setattr(node, name, value)
         out.grad_fn = node
         out._requires_grad = True
     return out
+
+
+def _any_requires_grad(inputs: tuple) -> bool:
+    # A plain loop: this runs for every operation, and is faster than ``any(...)``.
+    for x in inputs:
+        if getattr(x, "_requires_grad", False):
+            return True
+    return False
+
+
+def saved_for(value: Any, needed_by: Any) -> Any:
+    """``value`` if the gradient of ``needed_by`` will be computed, else None.
+
+    PyTorch saves for backward only what the gradients it will compute need: for ``a * 2``
+    it keeps the 2 (``a``'s gradient is ``2 * grad``) but not ``a``, whose only use would be
+    the gradient of the number. So changing ``a`` in place afterwards is harmless.
+    """
+    return value if getattr(needed_by, "_requires_grad", False) else None
 
 
 def value_of(x: Any) -> Any:
@@ -74,23 +92,42 @@ def promote(x: Any, y: Any) -> tuple[Any, Any]:
         target = _tensor_result_dtype(a, b)
         return a.astype(target, copy=False), b.astype(target, copy=False)
     if x_is_tensor:
-        a, number = x._data, as_number(y)
-        return _cast_for_number(a, number), number
+        number = as_number(y)
+        a = _cast_for_number(x._data, number)
+        return a, _number_for(a, number)
     if y_is_tensor:
-        b, number = y._data, as_number(x)
-        return number, _cast_for_number(b, number)
+        number = as_number(x)
+        b = _cast_for_number(y._data, number)
+        return _number_for(b, number), b
     raise TypeError("at least one operand must be a tensor")
 
 
-def _tensor_result_dtype(a: np.ndarray, b: np.ndarray) -> np.dtype:
-    category_a, category_b = _category(a.dtype.kind), _category(b.dtype.kind)
+def _number_for(array: np.ndarray, number: bool | int | float) -> Any:
+    """A Python int outside an integer tensor's range wraps around, as it does in PyTorch
+    (a uint8 tensor minus 1 wraps 0 to 255); NumPy 2 would raise instead."""
+    if type(number) is int and array.dtype.kind in "iu":
+        limits = np.iinfo(array.dtype)
+        if not limits.min <= number <= limits.max:
+            return np.array(number).astype(array.dtype)
+    return number
+
+
+def promote_types(a: np.dtype, b: np.dtype) -> np.dtype:
+    """PyTorch's ``promote_types``: the higher category wins outright (float32 with int64
+    is float32, where NumPy would say float64); within a category, NumPy's rule agrees."""
+    category_a, category_b = _category(a.kind), _category(b.kind)
     if category_a != category_b:
-        return a.dtype if category_a > category_b else b.dtype
-    if a.ndim == 0 and b.ndim > 0:
-        return b.dtype
-    if b.ndim == 0 and a.ndim > 0:
-        return a.dtype
-    return np.promote_types(a.dtype, b.dtype)
+        return a if category_a > category_b else b
+    return np.promote_types(a, b)
+
+
+def _tensor_result_dtype(a: np.ndarray, b: np.ndarray) -> np.dtype:
+    if _category(a.dtype.kind) == _category(b.dtype.kind):
+        if a.ndim == 0 and b.ndim > 0:
+            return b.dtype
+        if b.ndim == 0 and a.ndim > 0:
+            return a.dtype
+    return promote_types(a.dtype, b.dtype)
 
 
 def _cast_for_number(array: np.ndarray, number: bool | int | float) -> np.ndarray:

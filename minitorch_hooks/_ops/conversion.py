@@ -23,12 +23,19 @@ class CloneBackward0(Node):
         return grad
 
 
+def _copy(input: Tensor, order: str) -> Tensor:
+    return record(np.array(input._data, order=order, copy=True), CloneBackward0, (input,))
+
+
 def clone(input: Tensor) -> Tensor:
-    return record(np.array(input._data, copy=True), CloneBackward0, (input,))
+    """A copy with the same memory layout: a transposed tensor's clone is still not
+    contiguous, as in PyTorch (``memory_format=torch.preserve_format``)."""
+    return _copy(input, "K")
 
 
 def contiguous(input: Tensor) -> Tensor:
-    return input if input._data.flags.c_contiguous else clone(input)
+    """The tensor itself if its memory is in row-major order, else a row-major copy."""
+    return input if input._data.flags.c_contiguous else _copy(input, "C")
 
 
 class ToCopyBackward0(Node):

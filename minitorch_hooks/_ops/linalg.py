@@ -8,22 +8,37 @@ See https://pytorch.org/docs/stable/generated/torch.matmul.html
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
 
-from .._tensor import Tensor
+from .._tensor import Tensor, _c_name
 from ..autograd.graph import Node
-from ._record import promote, record
-from .shape import _unsafe_view, reshape, squeeze, unsqueeze
+from ._record import record, saved_for
+from .conversion import contiguous
+from .pointwise import broadcast_shapes
+from .shape import (
+    SqueezeBackward1,
+    SqueezeBackward4,
+    _squeeze,
+    _unsafe_view,
+    expand,
+    reshape,
+    squeeze,
+    t,
+    transpose_last,
+    unsqueeze,
+)
 
 
 class MmBackward0(Node):
     __slots__ = ()
 
     def backward(self, grad):
+        # As for ``mul``, each side is saved only when the other side needs its gradient.
         a, b = self.saved_arrays()
-        return grad @ b.T, a.T @ grad
+        return None if b is None else grad @ b.T, None if a is None else a.T @ grad
 
 
 class MvBackward0(Node):
@@ -31,7 +46,8 @@ class MvBackward0(Node):
 
     def backward(self, grad):
         matrix, vector = self.saved_arrays()
-        return np.outer(grad, vector), matrix.T @ grad
+        return (None if vector is None else np.outer(grad, vector),
+                None if matrix is None else matrix.T @ grad)
 
 
 class DotBackward0(Node):
@@ -39,7 +55,7 @@ class DotBackward0(Node):
 
     def backward(self, grad):
         a, b = self.saved_arrays()
-        return grad * b, grad * a
+        return None if b is None else grad * b, None if a is None else grad * a
 
 
 class BmmBackward0(Node):
@@ -47,54 +63,160 @@ class BmmBackward0(Node):
 
     def backward(self, grad):
         a, b = self.saved_arrays()
-        return grad @ np.swapaxes(b, -1, -2), np.swapaxes(a, -1, -2) @ grad
+        return (None if b is None else grad @ np.swapaxes(b, -1, -2),
+                None if a is None else np.swapaxes(a, -1, -2) @ grad)
+
+
+def _check_same_dtype(a: Tensor, b: Tensor, message: str) -> None:
+    """Matrix products do not promote: PyTorch wants one dtype, and says so in each
+    kernel's own words (``message`` is formatted with the two dtypes)."""
+    if a._data.dtype != b._data.dtype:
+        raise RuntimeError(message.format(a=a.dtype, b=b.dtype, c_a=_c_name(a.dtype),
+                                          c_b=_c_name(b.dtype)))
 
 
 def _product(a: Tensor, b: Tensor, node_type: type[Node]) -> Tensor:
-    x, y = promote(a, b)
-    return record(x @ y, node_type, (a, b), saved=(a, b))
+    return record(a._data @ b._data, node_type, (a, b), saved=(saved_for(a, b), saved_for(b, a)))
+
+
+def _check_matrix(tensor: Tensor, name: str) -> None:
+    if tensor._data.ndim != 2:
+        raise RuntimeError(f"{name} must be a matrix")
 
 
 def mm(input: Tensor, mat2: Tensor) -> Tensor:
     """The product of two matrices."""
+    _check_tensor(mat2, "mm", "mat2", 1)
+    _check_matrix(input, "self")
+    _check_matrix(mat2, "mat2")
     (n, k), (k2, m) = input._data.shape, mat2._data.shape
     if k != k2:
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({n}x{k} and {k2}x{m})")
+    _check_same_dtype(input, mat2, "expected m1 and m2 to have the same dtype, but got: "
+                                   "{c_a} != {c_b}")
     return _product(input, mat2, MmBackward0)
 
 
-def matmul(input: Tensor, other: Any) -> Tensor:
-    """``input @ other`` for any ranks, recorded as PyTorch records it."""
-    if not isinstance(other, Tensor):
-        raise TypeError(f"matmul(): argument 'other' must be Tensor, not {type(other).__name__}")
+def _mv(matrix: Tensor, vector: Tensor) -> Tensor:
+    (n, k), (k2,) = matrix._data.shape, vector._data.shape
+    if k != k2:
+        raise RuntimeError(f"size mismatch, got input ({n}), mat ({n}x{k}), vec ({k2})")
+    _check_same_dtype(vector, matrix, "addmv input tensors must have the same dtype, but got "
+                                      "{a.scalar_name}, {b.scalar_name}, and {a.scalar_name}")
+    return _product(matrix, vector, MvBackward0)
+
+
+def _dot(a: Tensor, b: Tensor) -> Tensor:
+    if a._data.shape != b._data.shape:
+        n, m = a._data.size, b._data.size
+        raise RuntimeError(
+            f"inconsistent tensor size, expected tensor [{n}] and src [{m}] to have the same "
+            f"number of elements, but got {n} and {m} elements respectively")
+    _check_same_dtype(a, b, "dot : expected both vectors to have same dtype, but found "
+                            "{a.scalar_name} and {b.scalar_name}")
+    return _product(a, b, DotBackward0)
+
+
+def _bmm(a: Tensor, b: Tensor) -> Tensor:
+    (batch, _, k), (batch2, k2, _) = a._data.shape, b._data.shape
+    if (batch2, k2) != (batch, k):
+        raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
+                           f"[{batch}, {k}] but got: [{batch2}, {k2}].")
+    _check_same_dtype(a, b, "expected scalar type {a.scalar_name} but found {b.scalar_name}")
+    return _product(a, b, BmmBackward0)
+
+
+def _check_tensor(value: Any, function: str, name: str, position: int) -> None:
+    if not isinstance(value, Tensor):
+        raise TypeError(f"{function}(): argument '{name}' (position {position}) must be Tensor, "
+                        f"not {type(value).__name__}")
+
+
+def matmul(input: Tensor, other: Tensor) -> Tensor:
+    """``input @ other`` for any ranks, decomposed into the operations PyTorch records.
+
+    Vectors and matrices map to ``dot``, ``mv`` and ``mm``. A batch of matrices times a
+    matrix or vector is *folded* into one ``mm``/``mv`` (its batch dimensions become rows)
+    when that needs no copy, or when the smaller side requires grad: then its gradient is
+    one matrix product instead of a batch of them summed. Everything else broadcasts the
+    batch dimensions, flattens them and calls ``bmm``.
+    See ``_matmul_impl`` in PyTorch's aten/src/ATen/native/LinearAlgebra.cpp.
+    """
+    _check_tensor(other, "matmul", "other", 2)
     a_dim, b_dim = input._data.ndim, other._data.ndim
     if a_dim == 0 or b_dim == 0:
         raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are "
                            f"{a_dim}D and {b_dim}D")
     if a_dim == 1 and b_dim == 1:
-        if input._data.shape != other._data.shape:
-            n, m = input._data.size, other._data.size
-            raise RuntimeError(
-                f"inconsistent tensor size, expected tensor [{n}] and src [{m}] to have the "
-                f"same number of elements, but got {n} and {m} elements respectively")
-        return _product(input, other, DotBackward0)
+        return _dot(input, other)
     if a_dim == 2 and b_dim == 1:
-        if input._data.shape[1] != other._data.shape[0]:
-            raise RuntimeError(f"size mismatch, got input ({input._data.shape[0]}), mat "
-                               f"({input._data.shape[0]}x{input._data.shape[1]}), vec "
-                               f"({other._data.shape[0]})")
-        return _product(input, other, MvBackward0)
+        return _mv(input, other)
     if a_dim == 1 and b_dim == 2:
-        return squeeze(mm(unsqueeze(input, 0), other), 0)
+        return _squeeze(mm(unsqueeze(input, 0), other), 0, SqueezeBackward4)
     if a_dim == 2 and b_dim == 2:
         return mm(input, other)
-    if b_dim <= 2:  # fold the batch dimensions of ``input`` into one matrix product
-        batch = input._data.shape[:-1]
-        folded = mm(reshape(input, -1, input._data.shape[-1]),
-                    other if b_dim == 2 else unsqueeze(other, 1))
-        shape = batch if b_dim == 1 else batch + (other._data.shape[-1],)
-        return _unsafe_view(folded, shape)
-    return _product(input, other, BmmBackward0)
+    if _should_fold(input, other):
+        return _folded_matmul(input, other)
+    return _batched_matmul(input, other)
+
+
+def matmul_operator(input: Tensor, other: Any) -> Tensor:
+    """``input @ other``. A non-tensor ``other`` gives ``NotImplemented``, so that Python
+    raises its usual "unsupported operand type(s)" TypeError, as with PyTorch."""
+    return matmul(input, other) if isinstance(other, Tensor) else NotImplemented
+
+
+def _should_fold(a: Tensor, b: Tensor) -> bool:
+    """Whether ``a @ b`` (one side 3D or more, the other 1D or 2D) becomes one ``mm``/``mv``."""
+    large, small = (a, b) if a._data.ndim >= b._data.ndim else (b, a)
+    if not (large._data.ndim >= 3 and small._data.ndim <= 2):
+        return False
+    if small._requires_grad:
+        return True
+    if a._data.ndim == 2:  # folding would need a transposed copy of the result
+        return False
+    folded = large._data if large is a else np.swapaxes(large._data, -1, -2)
+    if folded.size == 0:
+        return True
+    shape, strides = folded.shape, folded.strides
+    return all(strides[i] == strides[i + 1] * shape[i + 1] for i in range(folded.ndim - 2))
+
+
+def _folded_matmul(a: Tensor, b: Tensor) -> Tensor:
+    transpose = b._data.ndim > a._data.ndim  # then compute (b^T @ a^T)^T
+    t1 = transpose_last(b) if transpose else a
+    t2 = (t(a) if a._data.ndim == 2 else a) if transpose else b
+    *batch, rows = t1._data.shape
+    folded = reshape(t1, math.prod(batch), rows)
+    if t2._data.ndim == 1:
+        return _unsafe_view(_mv(folded, t2), tuple(batch))
+    output = _unsafe_view(mm(folded, t2), (*batch, t2._data.shape[1]))
+    return contiguous(transpose_last(output)) if transpose else output
+
+
+def _batched_matmul(a: Tensor, b: Tensor) -> Tensor:
+    a_dim, b_dim = a._data.ndim, b._data.ndim
+    n = a._data.shape[-2] if a_dim > 1 else 1
+    m1 = a._data.shape[-1]
+    m2 = b._data.shape[-2] if b_dim > 1 else b._data.shape[0]
+    p = b._data.shape[-1] if b_dim > 1 else 1
+    batch_a, batch_b = a._data.shape[:max(a_dim - 2, 0)], b._data.shape[:max(b_dim - 2, 0)]
+    # A batch of one that requires grad is squeezed so that the product can be folded.
+    if a_dim == 3 and b_dim == 3 and batch_a[0] != batch_b[0]:
+        if batch_a[0] == 1 and a._requires_grad:
+            return matmul(squeeze(a, 0), b)
+        if batch_b[0] == 1 and b._requires_grad:
+            return matmul(a, squeeze(b, 0))
+    batch = broadcast_shapes(batch_a, batch_b)
+    count = math.prod(batch)
+    a_batched = reshape(expand(a, (*batch, n, m1)), count, n, m1)
+    if b_dim == 1:
+        b_batched = unsqueeze(reshape(expand(b, (*batch, m2)), count, m2), 2)
+        product = _squeeze(_bmm(a_batched, b_batched), -1, SqueezeBackward1)
+    else:
+        product = _bmm(a_batched, reshape(expand(b, (*batch, m2, p)), count, m2, p))
+    shape = (*batch, *((n,) if a_dim > 1 else ()), *((p,) if b_dim > 1 else ()))
+    return _unsafe_view(product, shape)
 
 
 class AddmmBackward0(Node):
@@ -102,7 +224,7 @@ class AddmmBackward0(Node):
 
     def backward(self, grad):
         a, b = self.saved_arrays()
-        return grad, grad @ b.T, a.T @ grad
+        return grad, None if b is None else grad @ b.T, None if a is None else a.T @ grad
 
 
 def addmm(input: Tensor, mat1: Tensor, mat2: Tensor) -> Tensor:
@@ -110,6 +232,9 @@ def addmm(input: Tensor, mat1: Tensor, mat2: Tensor) -> Tensor:
     (n, k), (k2, m) = mat1._data.shape, mat2._data.shape
     if k != k2:
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({n}x{k} and {k2}x{m})")
-    x, y = promote(mat1, mat2)
-    return record(input._data + x @ y, AddmmBackward0, (input, mat1, mat2),
-                  saved=(mat1, mat2))
+    _check_same_dtype(mat1, mat2, "mat1 and mat2 must have the same dtype, but got "
+                                  "{a.scalar_name} and {b.scalar_name}")
+    _check_same_dtype(input, mat2, "self and mat2 must have the same dtype, but got "
+                                   "{a.scalar_name} and {b.scalar_name}")
+    return record(input._data + mat1._data @ mat2._data, AddmmBackward0, (input, mat1, mat2),
+                  saved=(saved_for(mat1, mat2), saved_for(mat2, mat1)))

@@ -14,18 +14,24 @@ import numpy as np
 
 from .._tensor import Tensor
 from ..autograd.graph import Node
-from ._record import as_number, promote, record, value_of
+from ._record import as_number, promote, record, saved_for, value_of
 
 
-def _broadcast_check(a: Any, b: Any) -> None:
-    """PyTorch's message for shapes that do not broadcast (NumPy's is different)."""
-    shape_a, shape_b = np.shape(a), np.shape(b)
+def broadcast_shapes(shape_a: tuple[int, ...], shape_b: tuple[int, ...]) -> tuple[int, ...]:
+    """The shape two shapes broadcast to, with PyTorch's message when they do not (NumPy's
+    is different)."""
     for i in range(1, min(len(shape_a), len(shape_b)) + 1):
         size_a, size_b = shape_a[-i], shape_b[-i]
         if size_a != size_b and size_a != 1 and size_b != 1:
             dim = max(len(shape_a), len(shape_b)) - i
             raise RuntimeError(f"The size of tensor a ({size_a}) must match the size of tensor "
                                f"b ({size_b}) at non-singleton dimension {dim}")
+    return np.broadcast_shapes(shape_a, shape_b)
+
+
+def _broadcast_check(a: Any, b: Any) -> None:
+    """Raise PyTorch's message if the values ``a`` and ``b`` do not broadcast."""
+    broadcast_shapes(np.shape(a), np.shape(b))
 
 
 def _binary(x: Any, y: Any, compute: Any) -> np.ndarray:
@@ -62,8 +68,25 @@ class SubBackward0(Node):
         return grad, -grad if self.alpha == 1 else -grad * self.alpha
 
 
+def _is_bool(x: Any) -> bool:
+    return isinstance(x, bool) or (isinstance(x, Tensor) and x._data.dtype == np.bool_)
+
+
+def _check_not_bool(x: Any, y: Any) -> None:
+    """PyTorch refuses ``-`` on bools (NumPy would compute it), pointing to the operator the
+    user probably meant."""
+    if _is_bool(x) and _is_bool(y):
+        raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not "
+                           "supported. Use the `^` or `logical_xor()` operator instead.")
+    if _is_bool(x) or _is_bool(y):
+        raise RuntimeError("Subtraction, the `-` operator, with a bool tensor is not supported. "
+                           "If you are trying to invert a mask, use the `~` or `logical_not()` "
+                           "operator instead.")
+
+
 def sub(input: Any, other: Any, *, alpha: float = 1) -> Tensor:
     """``input - alpha * other``."""
+    _check_not_bool(input, other)
     if alpha == 1:
         data = _binary(input, other, np.subtract)
     else:
@@ -80,6 +103,7 @@ class RsubBackward1(Node):
 
 def _rsub(self: Tensor, other: Any) -> Tensor:
     """``number - tensor``: one input, as PyTorch records it."""
+    _check_not_bool(other, self)
     return record(_binary(other, self, np.subtract), RsubBackward1, (self,))
 
 
@@ -87,32 +111,40 @@ class MulBackward0(Node):
     __slots__ = ()
 
     def backward(self, grad):
+        # Each factor's gradient needs the other factor, which is saved only if needed.
         a, b = self.saved_arrays()
-        return grad * b, grad * a
+        return None if b is None else grad * b, None if a is None else grad * a
 
 
 def mul(input: Any, other: Any) -> Tensor:
     return record(_binary(input, other, np.multiply), MulBackward0, (input, other),
-                  saved=(input, other))
+                  saved=(saved_for(input, other), saved_for(other, input)))
 
 
 class DivBackward0(Node):
     __slots__ = ()
 
     def backward(self, grad):
-        a, b = self.saved_arrays()
-        return grad / b, -grad * a / (b * b)
+        a, b = self.saved_arrays()  # ``a`` is saved only for the gradient of ``b``
+        return grad / b, None if a is None else -grad * a / (b * b)
+
+
+def _is_floating(x: Any) -> bool:
+    return isinstance(x, float) or (isinstance(x, Tensor) and x._data.dtype.kind == "f")
+
+
+def _float32(x: Any) -> Any:
+    return Tensor._wrap(x._data.astype(np.float32)) if isinstance(x, Tensor) else x
 
 
 def div(input: Any, other: Any) -> Tensor:
-    """True division: integer tensors divide to float32, as in PyTorch."""
-    def true_divide(a, b):
-        if np.result_type(a, b).kind != "f":
-            a, b = np.asarray(a, dtype=np.float32), np.asarray(b, dtype=np.float32)
-        return np.true_divide(a, b)
-
-    return record(_binary(input, other, true_divide), DivBackward0, (input, other),
-                  saved=(input, other))
+    """True division: integers (and bools) divide in float32, the default dtype, as in
+    PyTorch."""
+    if _is_floating(input) or _is_floating(other):
+        data = _binary(input, other, np.true_divide)
+    else:
+        data = _binary(_float32(input), _float32(other), np.true_divide)
+    return record(data, DivBackward0, (input, other), saved=(saved_for(input, other), other))
 
 
 class ReciprocalBackward0(Node):
@@ -162,17 +194,33 @@ class PowBackward2(Node):
         return grad * result * np.log(self.base)
 
 
+def _power(a: Any, b: Any) -> np.ndarray:
+    """NumPy's power with PyTorch's integer rules. Where NumPy refuses a negative integer
+    exponent, PyTorch truncates ``1 / a**|b|`` to an integer: 0, unless ``a`` is 1 or -1.
+    And bools stay bools (``x ** True`` is ``x``), where NumPy would give int8."""
+    kind = np.result_type(a, b).kind
+    if kind == "b":
+        if not isinstance(b, bool):  # only a Python bool may be the exponent of bools
+            raise NotImplementedError("\"pow\" not implemented for 'Bool'")
+        return np.power(a, b).astype(np.bool_)
+    if kind in "iu" and np.any(np.less(b, 0)):
+        return np.where(np.less(b, 0) & (np.abs(a) != 1), 0, np.power(a, np.abs(b)))
+    return np.power(a, b)
+
+
 def pow(input: Any, exponent: Any) -> Tensor:  # noqa: A001 - torch's name
     """``input ** exponent`` for a tensor or number on either side."""
     if not isinstance(input, Tensor):
         base = as_number(input)
-        return record(_binary(base, exponent, np.power), PowBackward2, (exponent,),
+        return record(_binary(base, exponent, _power), PowBackward2, (exponent,),
                       save_output=True, base=base)
     if isinstance(exponent, Tensor):
-        return record(_binary(input, exponent, np.power), PowBackward1, (input, exponent),
+        return record(_binary(input, exponent, _power), PowBackward1, (input, exponent),
                       saved=(input, exponent), save_output=True)
     exponent = as_number(exponent)
-    return record(_binary(input, exponent, np.power), PowBackward0, (input,), saved=(input,),
+    if input._data.dtype.kind in "iub" and type(exponent) is int and exponent < 0:
+        raise RuntimeError("Integers to negative integer powers are not allowed.")
+    return record(_binary(input, exponent, _power), PowBackward0, (input,), saved=(input,),
                   exponent=exponent)
 
 
@@ -188,6 +236,10 @@ class NegBackward0(Node):
 
 
 def neg(input: Tensor) -> Tensor:
+    if input._data.dtype == np.bool_:
+        raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. If "
+                           "you are trying to invert a mask, use the `~` or `logical_not()` "
+                           "operator instead.")
     return record(np.negative(input._data), NegBackward0, (input,))
 
 
@@ -326,6 +378,7 @@ class WhereBackward0(Node):
 def where(condition: Tensor, input: Any, other: Any) -> Tensor:
     """Pick from ``input`` where ``condition`` holds, from ``other`` elsewhere."""
     a, b = promote(input, other)
+    broadcast_shapes(broadcast_shapes(condition._data.shape, np.shape(a)), np.shape(b))
     data = np.where(condition._data, a, b)
     return record(data, WhereBackward0, (input, other), condition=condition._data)
 

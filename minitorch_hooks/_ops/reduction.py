@@ -9,6 +9,7 @@ See https://pytorch.org/docs/stable/torch.html#reduction-ops
 from __future__ import annotations
 
 import builtins
+import math
 from collections import namedtuple
 from collections.abc import Sequence
 from typing import Any
@@ -35,19 +36,27 @@ def _axes(dim: Dims, ndim: int) -> tuple[int, ...] | None:
     return axes if ndim else ()
 
 
+def _spread(grad: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """``grad`` repeated over ``shape``: each reduced element gets the same gradient.
+
+    ``np.broadcast_to`` would give the same values as a read-only view, but costs several
+    times more than this copy on the small arrays a backward pass mostly sees."""
+    return np.full(shape, grad)
+
+
 def _expand_back(grad: np.ndarray, shape: tuple[int, ...], axes: tuple[int, ...] | None,
                  keepdim: bool) -> np.ndarray:
     """Re-insert reduced dimensions so the gradient broadcasts over the input's shape."""
     if axes is not None and not keepdim:
         grad = np.expand_dims(grad, axes)
-    return np.broadcast_to(grad, shape)
+    return _spread(grad, shape)
 
 
 class SumBackward0(Node):
     __slots__ = ("shape",)
 
     def backward(self, grad):
-        return np.broadcast_to(grad, self.shape)
+        return _spread(grad, self.shape)
 
 
 class SumBackward1(Node):
@@ -77,14 +86,14 @@ class MeanBackward0(Node):
 
     def backward(self, grad):
         # ``max`` is this module's reduction; an empty input still divides by 1.
-        return np.broadcast_to(grad / builtins.max(int(np.prod(self.shape)), 1), self.shape)
+        return _spread(grad / builtins.max(math.prod(self.shape), 1), self.shape)
 
 
 class MeanBackward1(Node):
     __slots__ = ("shape", "axes", "keepdim")
 
     def backward(self, grad):
-        count = int(np.prod([self.shape[a] for a in self.axes]))
+        count = math.prod(self.shape[a] for a in self.axes)
         return _expand_back(grad / count, self.shape, self.axes, self.keepdim)
 
 
@@ -123,15 +132,13 @@ class MinBackward1(_AllExtremumBackward):
 class _DimExtremumBackward(Node):
     """``x.max(dim)``: the gradient goes to the one index that won along ``dim``."""
 
-    __slots__ = ("shape", "axis", "keepdim", "indices")
+    __slots__ = ("shape", "axis", "indices")  # ``indices`` keeps the reduced dimension
 
     def backward(self, grad):
-        indices = self.indices if self.keepdim else np.expand_dims(self.indices, self.axis)
-        if not self.keepdim:
-            grad = np.expand_dims(grad, self.axis)
-        grad_input = np.zeros(self.shape, dtype=grad.dtype)
-        np.put_along_axis(grad_input, indices, grad, axis=self.axis)
-        return grad_input
+        grad_input = np.zeros(self.shape or (1,), dtype=grad.dtype)
+        np.put_along_axis(grad_input, self.indices, grad.reshape(self.indices.shape),
+                          axis=self.axis)
+        return grad_input.reshape(self.shape)
 
 
 class MaxBackward0(_DimExtremumBackward):
@@ -157,18 +164,17 @@ def _extremum(input: Tensor, dim: Any, keepdim: bool, largest: bool) -> Any:
     if dim is None:
         result = data.max() if largest else data.min()
         node_type = MaxBackward1 if largest else MinBackward1
-        out = record(result, node_type, (input,), saved=(input,), save_output=True)
-        return out
+        return record(result, node_type, (input,), saved=(input,), save_output=True)
     axis = _wrap_dim(dim, data.ndim)
-    indices = (data.argmax if largest else data.argmin)(axis=axis, keepdims=keepdim)
-    values = np.take_along_axis(data, indices if keepdim else np.expand_dims(indices, axis),
-                                axis=axis)
-    if not keepdim:
-        values = values.squeeze(axis)
+    work = data.reshape(1) if data.ndim == 0 else data  # 0-d reduces like a 1-element vector
+    indices = (work.argmax if largest else work.argmin)(axis=axis, keepdims=True)
+    values = np.take_along_axis(work, indices, axis=axis)
+    kept = keepdim and data.ndim > 0
     node_type = MaxBackward0 if largest else MinBackward0
-    out = record(values, node_type, (input,), shape=data.shape, axis=axis, keepdim=keepdim,
-                 indices=indices)
-    return _RETURN_TYPES[name](out, Tensor._wrap(indices.astype(np.int64)))
+    out = record(values if kept else values.squeeze(axis), node_type, (input,),
+                 shape=data.shape, axis=axis, indices=indices)
+    winners = indices if kept else indices.squeeze(axis)
+    return _RETURN_TYPES[name](out, Tensor._wrap(winners.astype(np.int64)))
 
 
 def max(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:  # noqa: A001

@@ -8,6 +8,9 @@ See https://pytorch.org/docs/stable/tensor_view.html
 
 from __future__ import annotations
 
+import functools
+import math
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -15,7 +18,8 @@ import numpy as np
 
 from .._tensor import Tensor, _shape_from, _wrap_dim
 from ..autograd.graph import Node
-from ._record import record
+from ._record import promote_types, record
+from .conversion import contiguous
 
 
 def _as_view(out: Tensor, base: Tensor) -> Tensor:
@@ -26,12 +30,39 @@ def _as_view(out: Tensor, base: Tensor) -> Tensor:
     return out
 
 
-def _reshaped(data: np.ndarray, shape: Sequence[int]) -> np.ndarray:
+def _infer_shape(shape: Sequence[int], numel: int) -> tuple[int, ...]:
+    """``shape`` with its one ``-1`` filled in, checked as PyTorch's ``infer_size`` does."""
+    inferred, known = None, 1
+    for i, size in enumerate(shape):
+        if size == -1:
+            if inferred is not None:
+                raise RuntimeError("only one dimension can be inferred")
+            inferred = i
+        elif size >= 0:
+            known *= size
+        else:
+            raise RuntimeError(f"invalid shape dimension {size} at index {i} of shape "
+                               f"{list(shape)}")
+    if numel == known and inferred is None:
+        return tuple(shape)
+    if inferred is not None and known > 0 and numel % known == 0:
+        return tuple(shape[:inferred]) + (numel // known,) + tuple(shape[inferred + 1:])
+    if inferred is not None and numel == known == 0:
+        raise RuntimeError(f"cannot reshape tensor of 0 elements into shape {list(shape)} "
+                           "because the unspecified dimension size -1 can be any value and is "
+                           "ambiguous")
+    raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
+
+
+def _view_of(data: np.ndarray, shape: tuple[int, ...]) -> np.ndarray | None:
+    """``data`` seen with another shape without copying, or None where its strides do not
+    allow it (as after a transpose)."""
+    viewed = data.view()
     try:
-        return data.reshape(shape)
-    except ValueError:
-        raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {data.size}"
-                           ) from None
+        viewed.shape = shape
+    except AttributeError:
+        return None
+    return viewed
 
 
 class ViewBackward0(Node):
@@ -45,29 +76,38 @@ class UnsafeViewBackward0(ViewBackward0):
     __slots__ = ()
 
 
+class ReshapeAliasBackward0(ViewBackward0):
+    __slots__ = ()
+
+
 def view(input: Tensor, *shape: Any) -> Tensor:
     """The same memory with another shape; only possible where the strides allow it."""
     data = input._data
-    new_shape = _reshaped(data, _shape_from(shape)).shape
-    viewed = data.view()
-    try:
-        viewed.shape = new_shape
-    except AttributeError:
+    viewed = _view_of(data, _infer_shape(_shape_from(shape), data.size))
+    if viewed is None:
         raise RuntimeError("view size is not compatible with input tensor's size and stride "
                            "(at least one dimension spans across two contiguous subspaces). "
-                           "Use .reshape(...) instead.") from None
+                           "Use .reshape(...) instead.")
     return _as_view(record(viewed, ViewBackward0, (input,), shape=data.shape), input)
 
 
 def reshape(input: Tensor, *shape: Any) -> Tensor:
-    """Like ``view`` where possible; a copy otherwise."""
+    """A view where the strides allow one, otherwise a copy. PyTorch records a ``view`` of a
+    contiguous tensor, a ``_reshape_alias`` (a view with computed strides) of another, and
+    a copy as ``contiguous`` followed by an ``_unsafe_view`` of the copy."""
     data = input._data
-    return _as_view(record(_reshaped(data, _shape_from(shape)), ViewBackward0, (input,),
-                           shape=data.shape), input)
+    new_shape = _infer_shape(_shape_from(shape), data.size)
+    if data.flags.c_contiguous:
+        return view(input, new_shape)
+    viewed = _view_of(data, new_shape)
+    if viewed is None:
+        return _unsafe_view(contiguous(input), new_shape)
+    return _as_view(record(viewed, ReshapeAliasBackward0, (input,), shape=data.shape), input)
 
 
 def _unsafe_view(input: Tensor, shape: Sequence[int]) -> Tensor:
-    """The reshape that ``matmul`` records after folding batch dimensions."""
+    """The reshape PyTorch records on a fresh copy (after ``reshape`` copied, or after
+    ``matmul`` folded batch dimensions): nobody else sees that memory, so no view."""
     data = input._data
     return record(data.reshape(shape), UnsafeViewBackward0, (input,), shape=data.shape)
 
@@ -77,9 +117,11 @@ def flatten(input: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
     if not shape:
         return reshape(input, 1)
     start, end = _wrap_dim(start_dim, len(shape)), _wrap_dim(end_dim, len(shape))
+    if start > end:
+        raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
     if start == end:
         return input
-    new_shape = shape[:start] + (int(np.prod(shape[start:end + 1])),) + shape[end + 1:]
+    new_shape = shape[:start] + (math.prod(shape[start:end + 1]),) + shape[end + 1:]
     return reshape(input, new_shape)
 
 
@@ -98,6 +140,8 @@ def permute(input: Tensor, *dims: Any) -> Tensor:
                            f"not match the length of the desired ordering of dimensions i.e. "
                            f"input.dim() = {ndim} is not equal to len(dims) = {len(dims)}")
     dims = tuple(_wrap_dim(d, ndim) for d in dims)
+    if len(set(dims)) != ndim:
+        raise RuntimeError("permute(): duplicate dims are not allowed.")
     return _as_view(record(input._data.transpose(dims), PermuteBackward0, (input,), dims=dims),
                     input)
 
@@ -123,6 +167,11 @@ class TBackward0(Node):
         return grad.T
 
 
+def transpose_last(input: Tensor) -> Tensor:
+    """``x.mT``: swap the last two dimensions (a batch of matrices, each transposed)."""
+    return transpose(input, -2, -1)
+
+
 def t(input: Tensor) -> Tensor:
     """Transpose a matrix; 0-d and 1-d tensors come back as they are."""
     ndim = input._data.ndim
@@ -131,19 +180,27 @@ def t(input: Tensor) -> Tensor:
     return _as_view(record(input._data.T, TBackward0, (input,)), input)
 
 
-def _T(input: Tensor) -> Tensor:  # noqa: N802 - the property is called ``T``
-    """``x.T`` reverses all dimensions (PyTorch warns about it for ndim other than 2)."""
-    ndim = input._data.ndim
-    if ndim != 2:
-        if ndim == 0:
-            return input
-        import warnings
+_warned: set[str] = set()
 
-        warnings.warn("The use of `x.T` on tensors of dimension other than 2 to reverse their "
-                      "shape is deprecated and it will throw an error in a future release. "
-                      "Consider `x.mT` to transpose batches of matrices or `x.permute(*torch."
-                      "arange(x.ndim - 1, -1, -1))` to reverse the dimensions of a tensor.",
-                      UserWarning, stacklevel=3)
+
+def _warn_once(message: str) -> None:
+    """PyTorch's ``TORCH_WARN_ONCE``: a deprecation warning only the first time per process."""
+    if message not in _warned:
+        _warned.add(message)
+        warnings.warn(message, UserWarning, stacklevel=3)
+
+
+def _T(input: Tensor) -> Tensor:  # noqa: N802 - the property is called ``T``
+    """``x.T`` reverses all dimensions; PyTorch deprecates it for ndim other than 2."""
+    ndim = input._data.ndim
+    if ndim == 0:
+        _warn_once("Tensor.T is deprecated on 0-D tensors. This function is the identity in "
+                   "these cases.")
+    elif ndim != 2:
+        _warn_once("The use of `x.T` on tensors of dimension other than 2 to reverse their "
+                   "shape is deprecated and it will throw an error in a future release. "
+                   "Consider `x.mT` to transpose batches of matrices or `x.permute(*torch."
+                   "arange(x.ndim - 1, -1, -1))` to reverse the dimensions of a tensor.")
     return permute(input, tuple(range(ndim - 1, -1, -1)))
 
 
@@ -168,6 +225,14 @@ class SqueezeBackward0(Node):
 
 
 class SqueezeBackward1(SqueezeBackward0):
+    """``squeeze(dim)``."""
+
+    __slots__ = ()
+
+
+class SqueezeBackward4(SqueezeBackward0):
+    """``squeeze_(dim)``, in place: how ``matmul`` drops the row it added to a vector."""
+
     __slots__ = ()
 
 
@@ -177,9 +242,14 @@ def squeeze(input: Tensor, dim: int | None = None) -> Tensor:
     if dim is None:
         return _as_view(record(np.squeeze(data), SqueezeBackward0, (input,), shape=data.shape),
                         input)
+    return _squeeze(input, dim, SqueezeBackward1)
+
+
+def _squeeze(input: Tensor, dim: int, node_type: type[Node]) -> Tensor:
+    data = input._data
     axis = _wrap_dim(dim, data.ndim)
     squeezed = np.squeeze(data, axis) if data.ndim and data.shape[axis] == 1 else data.view()
-    return _as_view(record(squeezed, SqueezeBackward1, (input,), shape=data.shape), input)
+    return _as_view(record(squeezed, node_type, (input,), shape=data.shape), input)
 
 
 class ExpandBackward0(Node):
@@ -190,17 +260,31 @@ class ExpandBackward0(Node):
 
 
 def expand(input: Tensor, *sizes: Any) -> Tensor:
+    """A view repeating dimensions of size 1 (and new leading ones) without copying;
+    ``-1`` keeps a dimension's size."""
     data = input._data
     sizes = _shape_from(sizes)
     lead = len(sizes) - data.ndim
-    target = tuple(data.shape[i - lead] if s == -1 else s for i, s in enumerate(sizes))
-    try:
-        expanded = np.broadcast_to(data, target)
-    except ValueError:
-        raise RuntimeError(f"The expanded size of the tensor ({target[-1]}) must match the "
-                           f"existing size ({data.shape[-1]}) at non-singleton dimension "
-                           f"{len(target) - 1}.  Target sizes: {list(sizes)}.  Tensor sizes: "
-                           f"{list(data.shape)}") from None
+    if lead < 0:
+        raise RuntimeError(f"expand({input.dtype.legacy_name}{{{list(data.shape)}}}, "
+                           f"size={list(sizes)}): the number of sizes provided ({len(sizes)}) "
+                           "must be greater or equal to the number of dimensions in the tensor "
+                           f"({data.ndim})")
+    target = list(sizes)
+    for i, size in enumerate(sizes):
+        if i < lead:
+            if size == -1:
+                raise RuntimeError(f"The expanded size of the tensor (-1) isn't allowed in a "
+                                   f"leading, non-existing dimension {i}")
+            continue
+        existing = data.shape[i - lead]
+        if size == -1:
+            target[i] = existing
+        elif existing not in (1, size):
+            raise RuntimeError(f"The expanded size of the tensor ({size}) must match the "
+                               f"existing size ({existing}) at non-singleton dimension {i}.  "
+                               f"Target sizes: {list(sizes)}.  Tensor sizes: {list(data.shape)}")
+    expanded = np.broadcast_to(data, tuple(target))
     return _as_view(record(expanded, ExpandBackward0, (input,), shape=data.shape), input)
 
 
@@ -219,6 +303,13 @@ class SliceBackward0(SelectBackward0):
     __slots__ = ()
 
 
+class AliasBackward0(Node):
+    __slots__ = ()
+
+    def backward(self, grad):
+        return grad
+
+
 class IndexBackward0(Node):
     __slots__ = ("shape", "index")
 
@@ -228,64 +319,146 @@ class IndexBackward0(Node):
         return grad_input
 
 
-def _index_value(item: Any) -> Any:
-    if isinstance(item, Tensor):
-        return item._data
-    if isinstance(item, list):
-        return np.asarray([_index_value(i) for i in item])
-    return item
-
-
-def _is_advanced(item: Any) -> bool:
-    return isinstance(item, (np.ndarray, list, Tensor)) or isinstance(item, bool)
-
-
 def getitem(input: Tensor, index: Any) -> Tensor:
-    """``x[index]``. Basic indices (ints, slices, ``None``, ``...``) give views, applied one
-    dimension at a time as PyTorch records them (``SelectBackward0``, ``SliceBackward0``);
-    integer and boolean arrays give a copy (``IndexBackward0``)."""
+    """``x[index]``, taken apart as PyTorch takes it.
+
+    First the basic indices, one dimension at a time, each a view with its own node: an
+    integer selects (``SelectBackward0``), a slice slices (``SliceBackward0``; a full slice
+    inside a tuple is skipped), ``None`` unsqueezes, ``...`` skips dimensions. Then, if there
+    were integer or boolean arrays, one ``IndexBackward0`` gathers a copy. A result that is
+    still the input itself becomes an alias (``x[...]`` is a new tensor too).
+    """
+    if isinstance(index, slice):  # a lone slice is always recorded, even a full one
+        return _slice(input, 0, index)
+    if _is_integer(index):
+        return _select(input, 0, int(index))
     items = index if isinstance(index, tuple) else (index,)
-    items = tuple(int(i) if isinstance(i, np.integer) else i for i in items)
-    if any(_is_advanced(i) for i in items):
-        np_index = tuple(_index_value(i) for i in items)
-        np_index = np_index[0] if len(np_index) == 1 else np_index
-        try:
-            data = input._data[np_index]
-        except IndexError as error:
-            raise IndexError(str(error)) from None
-        return record(data, IndexBackward0, (input,), shape=input._data.shape, index=np_index)
-    result, dim = input, 0
-    explicit = sum(1 for i in items if i is not None and i is not Ellipsis)
+    items = tuple(_as_index(item) for item in items)
+    ndim = input._data.ndim
+    specified = sum(_dims_indexed(item) for item in items)
+    if specified > ndim:
+        raise IndexError(f"too many indices for tensor of dimension {ndim}")
+    result, dim, arrays = input, 0, []
     for item in items:
         if item is Ellipsis:
-            dim += result._data.ndim - dim - explicit
-            continue
-        if item is None:
+            dim += ndim - specified
+        elif item is None:
             result = unsqueeze(result, dim)
             dim += 1
-            continue
-        explicit -= 1
-        result = _select_or_slice(result, dim, item)
-        if not isinstance(item, int):
+        elif isinstance(item, bool):  # x[True] adds a dimension and keeps it all (or none)
+            result = unsqueeze(result, dim)
+            arrays.append((dim, np.arange(int(item))))
             dim += 1
-    return result if result is not input else _as_view(
-        record(input._data.view(), SliceBackward0, (input,), shape=input._data.shape,
-               index=(slice(None),)), input)
+        elif isinstance(item, int):
+            result = _select(result, dim, item)
+        elif isinstance(item, slice):
+            if item.indices(result._data.shape[dim]) != (0, result._data.shape[dim], 1):
+                result = _slice(result, dim, item)
+            dim += 1
+        else:
+            arrays.append((dim, item))
+            dim += item.ndim if item.dtype == np.bool_ else 1
+    if arrays:
+        return _index(result, arrays)
+    if result is input:
+        return _as_view(record(input._data.view(), AliasBackward0, (input,)), input)
+    return result
 
 
-def _select_or_slice(input: Tensor, dim: int, item: Any) -> Tensor:
+def _is_integer(item: Any) -> bool:
+    if isinstance(item, Tensor):
+        return item._data.ndim == 0 and item._data.dtype.kind in "iu"
+    return isinstance(item, (int, np.integer)) and not isinstance(item, (bool, np.bool_))
+
+
+def _as_index(item: Any) -> Any:
+    """One index item as Python ints, slices, ``None``, ``...``, bools or NumPy arrays."""
+    if item is None or item is Ellipsis or isinstance(item, (slice, bool)):
+        return item
+    if _is_integer(item):
+        return int(item)
+    if isinstance(item, Tensor):
+        if item._data.dtype.kind not in "iub":
+            raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+        if item._data.ndim == 0:  # a 0-d bool tensor acts like a Python bool
+            return bool(item._data)
+        return item._data
+    if isinstance(item, (list, np.ndarray)):
+        array = np.asarray(item)
+        return array.astype(np.int64) if array.size == 0 else array
+    raise IndexError("only integers, slices (`:`), ellipsis (`...`), None and long or byte "
+                     f"Variables are valid indices (got {type(item).__name__})")
+
+
+def _dims_indexed(item: Any) -> int:
+    """How many of the input's dimensions an index item uses up."""
+    if item is None or item is Ellipsis or isinstance(item, bool):
+        return 0
+    if isinstance(item, np.ndarray) and item.dtype == np.bool_:
+        return item.ndim
+    return 1
+
+
+def _select(input: Tensor, dim: int, index: int) -> Tensor:
     data = input._data
-    if data.ndim <= dim:
-        raise IndexError(f"too many indices for tensor of dimension {data.ndim}")
-    key = (slice(None),) * dim + (item,)
-    if isinstance(item, slice):
-        return _as_view(record(data[key], SliceBackward0, (input,), shape=data.shape,
-                               index=key), input)
+    if data.ndim == 0:
+        if index == 0:
+            raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+                             "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
+        raise IndexError(f"index {index} is out of bounds for dimension 0 with size 0")
     size = data.shape[dim]
-    if not -size <= item < size:
-        raise IndexError(f"index {item} is out of bounds for dimension {dim} with size {size}")
+    if not -size <= index < size:
+        raise IndexError(f"index {index} is out of bounds for dimension {dim} with size {size}")
+    # The trailing ``...`` keeps NumPy from returning a scalar copy for the last dimension:
+    # even ``x[0]`` of a vector is a (0-d) view, which ``x[0].add_(1)`` must change.
+    key = (slice(None),) * dim + (index, Ellipsis)
     return _as_view(record(data[key], SelectBackward0, (input,), shape=data.shape, index=key),
                     input)
+
+
+def _slice(input: Tensor, dim: int, item: slice) -> Tensor:
+    data = input._data
+    if data.ndim == 0:
+        raise IndexError("slice() cannot be applied to a 0-dim tensor.")
+    if item.step is not None and item.step <= 0:
+        raise ValueError("slice step cannot be zero" if item.step == 0
+                         else "step must be greater than zero")
+    key = (slice(None),) * dim + (item,)
+    return _as_view(record(data[key], SliceBackward0, (input,), shape=data.shape, index=key),
+                    input)
+
+
+def _index(input: Tensor, arrays: list[tuple[int, np.ndarray]]) -> Tensor:
+    """Gather with integer arrays (a boolean mask stands for the positions it selects), with
+    PyTorch's checks and messages."""
+    data = input._data
+    key: list[Any] = []
+    for dim, array in arrays:
+        if array.dtype == np.bool_:
+            for j, size in enumerate(array.shape):
+                if size != data.shape[dim + j]:
+                    raise IndexError(
+                        f"The shape of the mask {list(array.shape)} at index {j} does not match "
+                        f"the shape of the indexed tensor {list(data.shape)} at index {dim + j}")
+            positions = np.nonzero(array)
+        else:
+            positions = (array,)
+        key += [slice(None)] * (dim - len(key)) + list(positions)
+    indexed = [(i, k) for i, k in enumerate(key) if not isinstance(k, slice)]
+    for number, (dim, positions) in enumerate(indexed):
+        size = data.shape[dim]
+        outside = positions[(positions < -size) | (positions >= size)]
+        if outside.size:
+            raise IndexError(f"index {outside.flat[0]} is out of bounds for dimension {number} "
+                             f"with size {size}")
+    try:
+        np.broadcast_shapes(*(positions.shape for _, positions in indexed))
+    except ValueError:
+        shapes = ", ".join(str(list(positions.shape)) for _, positions in indexed)
+        raise IndexError("shape mismatch: indexing tensors could not be broadcast together "
+                         f"with shapes {shapes}") from None
+    key = tuple(key)
+    return record(data[key], IndexBackward0, (input,), shape=data.shape, index=key)
 
 
 # -- joining -----------------------------------------------------------------------------
@@ -297,21 +470,33 @@ class CatBackward0(Node):
         return tuple(np.split(grad, np.cumsum(self.sizes)[:-1], axis=self.axis))
 
 
+def _joined_arrays(tensors: Sequence[Tensor]) -> list[np.ndarray]:
+    """The values of the tensors to join, cast to their common dtype (PyTorch's promotion)."""
+    arrays = [t._data for t in tensors]
+    dtype = functools.reduce(promote_types, (a.dtype for a in arrays))
+    return [a.astype(dtype, copy=False) for a in arrays]
+
+
 def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
     """Join tensors along an existing dimension."""
     if not tensors:
-        raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
-    arrays = [t._data for t in tensors]
+        raise ValueError("torch.cat(): expected a non-empty list of Tensors")
+    arrays = _joined_arrays(tensors)
+    for number, array in enumerate(arrays):
+        if array.ndim == 0:
+            raise RuntimeError(f"zero-dimensional tensor (at position {number}) cannot be "
+                               "concatenated")
     axis = _wrap_dim(dim, arrays[0].ndim)
     for number, array in enumerate(arrays[1:], start=1):
+        if array.ndim != arrays[0].ndim:
+            raise RuntimeError("Tensors must have same number of dimensions: got "
+                               f"{arrays[0].ndim} and {array.ndim}")
         for d, (want, got) in enumerate(zip(arrays[0].shape, array.shape)):
             if d != axis and want != got:
                 raise RuntimeError(
                     f"Sizes of tensors must match except in dimension {axis}. Expected size "
                     f"{want} but got size {got} for tensor number {number} in the list.")
-    dtype = np.result_type(*arrays)
-    data = np.concatenate([a.astype(dtype, copy=False) for a in arrays], axis=axis)
-    return record(data, CatBackward0, tuple(tensors), axis=axis,
+    return record(np.concatenate(arrays, axis=axis), CatBackward0, tuple(tensors), axis=axis,
                   sizes=[a.shape[axis] for a in arrays])
 
 
@@ -326,7 +511,7 @@ def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
     """Join tensors along a new dimension."""
     if not tensors:
         raise RuntimeError("stack expects a non-empty TensorList")
-    arrays = [t._data for t in tensors]
+    arrays = _joined_arrays(tensors)
     for number, array in enumerate(arrays[1:], start=1):
         if array.shape != arrays[0].shape:
             raise RuntimeError(

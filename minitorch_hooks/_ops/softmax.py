@@ -32,7 +32,7 @@ def softmax(input: Tensor, dim: int, dtype: object = None) -> Tensor:
     (a recorded ``to``, as in PyTorch)."""
     if dtype is not None:
         input = to(input, dtype)
-    x = input._data
+    x = np.ascontiguousarray(input._data)  # PyTorch's kernel returns a contiguous result
     if x.ndim == 0:
         return record(np.ones_like(x), SoftmaxBackward0, (input,), save_output=True, axis=None)
     axis = _wrap_dim(dim, x.ndim)
@@ -53,7 +53,7 @@ def log_softmax(input: Tensor, dim: int, dtype: object = None) -> Tensor:
     """``x - log(sum(exp(x)))`` along ``dim``, without computing ``softmax`` first."""
     if dtype is not None:
         input = to(input, dtype)
-    x = input._data
+    x = np.ascontiguousarray(input._data)  # PyTorch's kernel returns a contiguous result
     if x.ndim == 0:
         return record(np.zeros_like(x), LogSoftmaxBackward0, (input,), save_output=True,
                       axis=None)

@@ -75,11 +75,14 @@ def run_backward(
     deliver(root_edges, root_grads)
     while ready:
         node = heapq.heappop(ready)[2]
-        grads = _call_tensor_pre_hooks(node, buffers.pop(node))
-        for output_nr, index in captures.get(node, ()):
-            captured[index] = grads[output_nr]
-        if needed is not None and node not in needed:
-            continue
+        grads = buffers.pop(node)
+        if node._tensor_pre_hooks or node._retains_grad_hooks or isinstance(node, AccumulateGrad):
+            grads = _call_tensor_pre_hooks(node, grads)  # (most nodes have no such hooks)
+        if needed is not None:  # autograd.grad: pick up gradients, run only what leads there
+            for output_nr, index in captures.get(node, ()):
+                captured[index] = grads[output_nr]
+            if node not in needed:
+                continue
         if node._pre_hooks:
             grads = list(call_hooks(node._pre_hooks.items(), tuple(_wrap_all(grads)),
                                     _node_hook_caller(grads, "pre")))
@@ -92,8 +95,8 @@ def run_backward(
             grad_inputs = _unwrap_all(call_hooks(
                 node._post_hooks.items(), tuple(_wrap_all(grad_inputs)),
                 _node_hook_caller(grad_inputs, "post", tuple(_wrap_all(grads)))))
-        if not retain_graph:
-            node._release_saved()
+        if not retain_graph and node._saved:
+            node._saved = None  # free the saved tensors; a second backward finds them gone
         deliver(node.next_functions, grad_inputs)
 
     if inputs is None:
@@ -156,26 +159,36 @@ def _plan_captures(inputs: Sequence[Tensor], root_edges: Sequence[tuple[Node, in
     return captures, needed
 
 
-def _apply(node: Node, grads: Grads) -> tuple:
+def _apply(node: Node, grads: Grads) -> Sequence[np.ndarray | None]:
     """Run one node's formula, then make each gradient match its input's shape and dtype
     (summing over broadcast dimensions), as PyTorch's ``validate_outputs`` does."""
-    if all(g is None for g in grads):
+    drops_unneeded = node.drops_unneeded_grads
+    if drops_unneeded and _all_none(grads):  # no gradient arrived at all
         return (None,) * len(node.next_functions)
     grad_inputs = node.backward(*grads)
     if not isinstance(grad_inputs, tuple):
         grad_inputs = (grad_inputs,)
     checked = []
     for grad, meta, (next_node, _) in zip(grad_inputs, node._input_meta, node.next_functions):
-        if next_node is None and node.drops_unneeded_grads:  # no gradient needed here
-            grad = None
-        elif grad is not None:
-            shape, dtype = meta
-            if grad.shape != shape:
-                grad = sum_to_shape(grad, shape)
-            if grad.dtype != dtype:
-                grad = grad.astype(dtype)
+        if grad is not None:
+            if next_node is None and drops_unneeded:  # no gradient needed here
+                grad = None
+            else:
+                shape, dtype = meta
+                if grad.shape != shape:
+                    grad = sum_to_shape(grad, shape)
+                if grad.dtype != dtype:
+                    grad = grad.astype(dtype)
         checked.append(grad)
-    return tuple(checked)
+    return checked
+
+
+def _all_none(grads: Grads) -> bool:
+    # A plain loop: this runs at every node, and is faster than ``all(...)``.
+    for grad in grads:
+        if grad is not None:
+            return False
+    return True
 
 
 def sum_to_shape(grad: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:

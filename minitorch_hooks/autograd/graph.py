@@ -12,16 +12,14 @@ from __future__ import annotations
 import itertools
 import weakref
 from collections import OrderedDict
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
 from .._dtype import from_numpy_dtype
+from .._tensor import Tensor
 from ..utils.hooks import RemovableHandle, check_callable
-
-if TYPE_CHECKING:
-    from .._tensor import Tensor
 
 # Nodes made later run earlier when both are ready, as in PyTorch's engine, which orders
 # its ready queue by this number. AccumulateGrad nodes run as soon as they are ready.
@@ -37,25 +35,27 @@ class SavedTensor:
     values are no longer the ones the gradient formula needs.
     """
 
-    __slots__ = ("data", "_version_counter", "_saved_version", "_grad_fn", "_output_nr",
-                 "_is_output")
+    __slots__ = ("data", "_version_counter", "_saved_version", "_tensor")
 
     def __init__(self, tensor: Tensor, is_output: bool = False) -> None:
         self.data = tensor._data
         self._version_counter = tensor._version_counter
         self._saved_version = tensor._version_counter[0]
-        # An output's grad_fn is the saving node itself: it is not set yet, and keeping it
-        # here would make a reference cycle, so ``unpack`` is told the node instead.
-        self._is_output = is_output
-        self._grad_fn = None if is_output else tensor.grad_fn
-        self._output_nr = 0 if is_output else tensor._output_nr
+        # An input is kept itself, so that the error can name the node that produces it
+        # *now* (after ``a.add_(1)``, that is ``AddBackward0``), as PyTorch's does. An output's
+        # producer is the saving node: keeping the output here would make a reference cycle,
+        # so ``unpack`` is told the node instead.
+        self._tensor = None if is_output else tensor
 
     def unpack(self, node: Node) -> np.ndarray:
         current = self._version_counter[0]
         if current != self._saved_version:
-            grad_fn = node if self._is_output else self._grad_fn
-            raise RuntimeError(_modified_message(self.data, grad_fn, self._output_nr,
-                                                 current, self._saved_version))
+            if self._tensor is None:
+                grad_fn, output_nr = node, 0
+            else:
+                grad_fn, output_nr = self._tensor.grad_fn, self._tensor._output_nr
+            raise RuntimeError(_modified_message(self.data, grad_fn, output_nr, current,
+                                                 self._saved_version))
         return self.data
 
 
@@ -101,14 +101,21 @@ class Node:
                  "_post_hooks", "_tensor_pre_hooks", "_retains_grad_hooks", "__weakref__")
     num_outputs = 1
     # Built-in formulas do not compute gradients for inputs that need none (PyTorch skips
-    # them); the engine mirrors that by dropping what a formula computed anyway.
+    # them); the engine mirrors that by dropping what a formula computed anyway. Given no
+    # gradient at all, a built-in formula is not run: every input gradient is None.
     drops_unneeded_grads = True
 
-    def __init__(self, inputs: tuple[Tensor | None, ...], saved: tuple = ()) -> None:
-        # ``None`` stands for an input that is a plain number: it gets no gradient.
-        self.next_functions = tuple(gradient_edge(t) for t in inputs)
-        self._input_meta = tuple(None if t is None else (t._data.shape, t._data.dtype)
-                                 for t in inputs)
+    def __init__(self, inputs: Sequence[Any], saved: tuple = ()) -> None:
+        # An input that is not a tensor (a plain number, or None) gets no gradient.
+        edges, meta = [], []
+        for t in inputs:
+            if isinstance(t, Tensor):
+                edges.append(gradient_edge(t))
+                meta.append((t._data.shape, t._data.dtype))
+            else:
+                edges.append(_NO_EDGE)
+                meta.append(None)
+        self.next_functions, self._input_meta = tuple(edges), tuple(meta)
         self._sequence_nr = next(_sequence_nr)
         self._saved = saved
         self._pre_hooks = self._post_hooks = None
@@ -125,11 +132,16 @@ class Node:
         """The saved values, checked against in-place changes and against being freed."""
         if self._saved is None:
             raise RuntimeError(_FREED)
-        return tuple(s.unpack(self) if type(s) is SavedTensor else s for s in self._saved)
+        return tuple([s.unpack(self) if type(s) is SavedTensor else s for s in self._saved])
 
-    def _release_saved(self) -> None:
-        if self._saved:
-            self._saved = None
+    def _output_written_into(self, tensor: Tensor) -> None:
+        """An in-place operation computed its result aside, then wrote it into ``tensor``:
+        a saved output must now watch ``tensor``'s memory and version, as in PyTorch, where
+        the output *is* that tensor."""
+        for saved in self._saved:
+            if type(saved) is SavedTensor and saved._tensor is None:
+                saved.data, saved._version_counter = tensor._data, tensor._version_counter
+                saved._saved_version = tensor._version_counter[0]
 
     def backward(self, *grad_outputs: np.ndarray) -> Any:
         raise NotImplementedError(f"{self.name()} has no backward formula")
@@ -198,16 +210,19 @@ class AccumulateGrad(Node):
         return f"<AccumulateGrad object at {hex(id(self))}>"
 
 
+_NO_EDGE = (None, 0)
+
+
 def gradient_edge(tensor: Tensor | None) -> tuple[Node | None, int]:
     """Where a gradient for ``tensor`` should be sent: its grad_fn, its leaf accumulator,
     or nowhere (``(None, 0)``) when it does not require grad or is a plain number."""
     if tensor is None:
-        return (None, 0)
+        return _NO_EDGE
     if tensor.grad_fn is not None:
         return (tensor.grad_fn, tensor._output_nr)
     if tensor._requires_grad:
         return (grad_accumulator(tensor), 0)
-    return (None, 0)
+    return _NO_EDGE
 
 
 def grad_accumulator(leaf: Tensor) -> AccumulateGrad:

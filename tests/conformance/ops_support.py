@@ -1,0 +1,61 @@
+"""What the op conformance tests share: deterministic inputs, the shape of a backward graph,
+and one forward-plus-backward run that returns everything worth comparing with PyTorch.
+
+Every helper takes the ``torch`` namespace of the scenario, so the same code runs on
+minitorch_hooks and on real PyTorch.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+
+def values(shape: Sequence[int], seed: int = 0, low: float = -2.0, high: float = 2.0,
+           dtype: Any = np.float32) -> np.ndarray:
+    """Reproducible values in ``[low, high)``, away from the kinks of ``abs`` and ``relu``:
+    no element is closer to 0 than 0.05."""
+    rng = np.random.default_rng(seed)
+    data = rng.uniform(low, high, size=tuple(shape))
+    if low < 0 < high:
+        data = np.where(np.abs(data) < 0.05, 0.05 + np.abs(data), data)
+    return data.astype(dtype)
+
+
+def upstream(torch: Any, out: Any) -> Any:
+    """A non-trivial gradient for ``out``: every element different, signs mixed."""
+    weights = np.cos(np.arange(out.numel(), dtype=np.float64) + 1).reshape(tuple(out.shape))
+    return torch.tensor(weights, dtype=out.dtype)
+
+
+def graph(node: Any) -> Any:
+    """A backward node as ``(name, ((next node, input_nr), ...))``, walked to the leaves."""
+    if node is None:
+        return None
+    return (node.name(), tuple((graph(child), nr) for child, nr in node.next_functions))
+
+
+def leaf(torch: Any, array: Any, requires_grad: bool | None = None) -> Any:
+    """A leaf tensor from a NumPy array or number; floating-point ones require grad."""
+    data = np.asarray(array)
+    if requires_grad is None:
+        requires_grad = data.dtype.kind == "f"
+    return torch.tensor(data, requires_grad=requires_grad)
+
+
+def run(torch: Any, op: Callable[..., Any], *arrays: Any) -> dict[str, Any]:
+    """``op(torch, *leaves)`` with leaves made from ``arrays``, then backward with
+    ``upstream`` weights.
+
+    The result records the output (values, dtype, shape), its ``grad_fn`` graph and
+    ``requires_grad``, and the gradient each leaf received.
+    """
+    leaves = [leaf(torch, a) for a in arrays]
+    out = op(torch, *leaves)
+    result = {"out": out, "graph": graph(out.grad_fn), "requires_grad": out.requires_grad}
+    if out.requires_grad:
+        (out * upstream(torch, out)).sum().backward()
+        result["grads"] = [t.grad for t in leaves]
+    return result
