@@ -8,6 +8,7 @@ See https://pytorch.org/docs/stable/tensors.html
 
 from __future__ import annotations
 
+import copy
 import warnings
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
@@ -61,9 +62,18 @@ class Tensor:
     ``minitorch_hooks.tensor(...)`` is the usual one.
     """
 
-    __slots__ = ("_data", "_requires_grad", "_grad", "grad_fn", "_output_nr",
-                 "_version_counter", "_backward_hooks", "_post_accumulate_grad_hooks",
-                 "_grad_accumulator", "_retains_grad", "_base", "__weakref__", "__dict__")
+    # Every tensor has these four; an operation sets them for each result it makes.
+    __slots__ = ("_data", "_requires_grad", "grad_fn", "_version_counter", "__weakref__",
+                 "__dict__")
+    # The rest is rarely set (a grad, hooks, a view's base...), so it defaults here, on the
+    # class, and an instance stores its own value only once it has one.
+    _grad: Tensor | None = None
+    _output_nr: int = 0
+    _backward_hooks: OrderedDict | None = None
+    _post_accumulate_grad_hooks: OrderedDict | None = None
+    _grad_accumulator: Any = None
+    _retains_grad: bool = False
+    _base: Tensor | None = None
 
     def __init__(self, *args: Any) -> None:
         if len(args) == 1 and isinstance(args[0], Tensor):  # the same memory, any dtype
@@ -78,15 +88,8 @@ class Tensor:
     def _init(self, data: np.ndarray, requires_grad: bool = False) -> None:
         self._data = data
         self._requires_grad = requires_grad
-        self._grad = None
         self.grad_fn = None
-        self._output_nr = 0
         self._version_counter = [0]
-        self._backward_hooks = None
-        self._post_accumulate_grad_hooks = None
-        self._grad_accumulator = None
-        self._retains_grad = False
-        self._base = None
 
     @classmethod
     def _wrap(cls, data: Any, requires_grad: bool = False) -> Tensor:
@@ -383,11 +386,18 @@ class Tensor:
         if id(self) in memo:
             return memo[id(self)]
         new = _rebuild_tensor(type(self), np.array(self._data), self._requires_grad)
+        memo[id(self)] = new
         if self._grad is not None:
             new._grad = self._grad.__deepcopy__(memo)
-        new.__dict__.update(self.__dict__)
-        memo[id(self)] = new
+        # Attributes a user set on the tensor are copied; autograd state and hooks are not.
+        user_attributes = {k: v for k, v in self.__dict__.items() if k not in _AUTOGRAD_STATE}
+        new.__dict__.update(copy.deepcopy(user_attributes, memo))
         return new
+
+
+_AUTOGRAD_STATE = frozenset({"_grad", "_output_nr", "_backward_hooks",
+                             "_post_accumulate_grad_hooks", "_grad_accumulator",
+                             "_retains_grad", "_base"})
 
 
 def _rebuild_tensor(cls: type, data: np.ndarray, requires_grad: bool) -> Tensor:

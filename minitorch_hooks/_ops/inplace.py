@@ -91,8 +91,11 @@ def _write(tensor: Tensor, values: np.ndarray) -> None:
     bump_version(tensor)
 
 
-def _in_place(operation: Callable[..., Tensor]) -> Callable[..., Tensor]:
+def _in_place(operation: Callable[..., Tensor], ufunc: np.ufunc | None = None
+              ) -> Callable[..., Tensor]:
     def method(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+        if ufunc is not None and _write_directly(self, ufunc, *args, **kwargs):
+            return self
         return apply_in_place(self, lambda t, *a: operation(t, *a, **kwargs), *args)
 
     method.__name__ = operation.__name__ + "_"
@@ -100,10 +103,28 @@ def _in_place(operation: Callable[..., Tensor]) -> Callable[..., Tensor]:
     return method
 
 
-add_ = _in_place(pointwise.add)
-sub_ = _in_place(pointwise.sub)
-mul_ = _in_place(pointwise.mul)
-div_ = _in_place(pointwise.div)
+def _write_directly(tensor: Tensor, ufunc: np.ufunc, other: Any, alpha: float = 1) -> bool:
+    """The common case of an optimiser step, ``p.add_(g, alpha=-lr)`` with nothing to
+    record: compute straight into the tensor's memory instead of into a new array that is
+    then copied. Returns False (nothing done) where the general path is needed: recording,
+    or a dtype or shape that the general path must refuse with PyTorch's message."""
+    if _State.enabled and (tensor._requires_grad or getattr(other, "_requires_grad", False)):
+        return False
+    value = other._data if isinstance(other, Tensor) else other
+    if alpha != 1:
+        value = value * alpha
+    try:
+        ufunc(tensor._data, value, out=tensor._data, casting="same_kind")
+    except (TypeError, ValueError):
+        return False
+    bump_version(tensor)
+    return True
+
+
+add_ = _in_place(pointwise.add, np.add)
+sub_ = _in_place(pointwise.sub, np.subtract)
+mul_ = _in_place(pointwise.mul, np.multiply)
+div_ = _in_place(pointwise.div, np.true_divide)
 pow_ = _in_place(pointwise.pow)
 neg_ = _in_place(pointwise.neg)
 exp_ = _in_place(pointwise.exp)

@@ -97,8 +97,14 @@ class Node:
     afterwards (``_input_meta``), so a formula never has to.
     """
 
-    __slots__ = ("next_functions", "_input_meta", "_sequence_nr", "_saved", "_pre_hooks",
-                 "_post_hooks", "_tensor_pre_hooks", "_retains_grad_hooks", "__weakref__")
+    __slots__ = ("next_functions", "_input_meta", "_sequence_nr", "_saved", "__weakref__",
+                 "__dict__")
+    # Hooks are rare: they default here, on the class, and a node that gets one stores its
+    # own dictionary, so recording a node sets only the four slots above.
+    _pre_hooks: OrderedDict | None = None
+    _post_hooks: OrderedDict | None = None
+    _tensor_pre_hooks: list | None = None
+    _retains_grad_hooks: dict | None = None
     num_outputs = 1
     # Built-in formulas do not compute gradients for inputs that need none (PyTorch skips
     # them); the engine mirrors that by dropping what a formula computed anyway. Given no
@@ -118,8 +124,6 @@ class Node:
         self.next_functions, self._input_meta = tuple(edges), tuple(meta)
         self._sequence_nr = next(_sequence_nr)
         self._saved = saved
-        self._pre_hooks = self._post_hooks = None
-        self._tensor_pre_hooks = self._retains_grad_hooks = None
 
     def name(self) -> str:
         return type(self).__name__
@@ -199,8 +203,6 @@ class AccumulateGrad(Node):
         self._input_meta = ()
         self._sequence_nr = _ACCUMULATE_FIRST
         self._saved = ()
-        self._pre_hooks = self._post_hooks = None
-        self._tensor_pre_hooks = self._retains_grad_hooks = None
         self.variable = variable
 
     def name(self) -> str:
