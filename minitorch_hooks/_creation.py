@@ -147,17 +147,26 @@ def full(size: Any, fill_value: Any, *, dtype: _dtype.dtype | None = None, devic
     return _filled(fill_value, size, dtype, requires_grad, default)
 
 
-def _like(fill: Any):
+def _empty_like(input: Tensor, dtype: _dtype.dtype | None) -> np.ndarray:
+    """A new array shaped like ``input`` and laid out like it in memory: PyTorch's
+    ``preserve_format``, which matters because random fills follow memory order."""
+    return np.empty_like(input._data, dtype=(dtype or input.dtype).numpy_type)
+
+
+def _like(name: str, value: Any):
     def like(input: Tensor, *, dtype: _dtype.dtype | None = None, device: Any = None,
              requires_grad: bool = False) -> Tensor:
-        return fill(input._data.shape, dtype=dtype or input.dtype, requires_grad=requires_grad)
+        data = _empty_like(input, dtype)
+        data.fill(value)
+        return _finish(data, requires_grad)
 
-    like.__name__ = fill.__name__ + "_like"
-    like.__doc__ = f"``{fill.__name__}`` with the shape and dtype of ``input``."
+    like.__name__ = name
+    like.__doc__ = f"A tensor of {value}s with the shape, dtype and layout of ``input``."
     return like
 
 
-zeros_like, ones_like, empty_like = _like(zeros), _like(ones), _like(empty)
+zeros_like, ones_like = _like("zeros_like", 0), _like("ones_like", 1)
+empty_like = _like("empty_like", 0)
 
 
 def full_like(input: Tensor, fill_value: Any, *, dtype: _dtype.dtype | None = None,
@@ -185,33 +194,38 @@ def eye(n: int, m: int | None = None, *, dtype: _dtype.dtype | None = None,
 
 # -- random tensors: the generator in ``_generator.py`` draws exactly as PyTorch's ---------
 
-def _random(size: tuple, dtype: _dtype.dtype | None, requires_grad: bool,
-            generator: Any, fill: str, *args: Any) -> Tensor:
-    data = np.empty(_new_shape(size), dtype=_numpy_dtype(dtype, _FLOAT32))
+def _random(data: np.ndarray, requires_grad: bool, generator: Any, fill: str,
+            *args: Any) -> Tensor:
     getattr(generator or default_generator, fill)(data, *args)
     return _finish(data, requires_grad)
+
+
+def _new_random_array(size: tuple, dtype: _dtype.dtype | None) -> np.ndarray:
+    return np.empty(_new_shape(size), dtype=_numpy_dtype(dtype, _FLOAT32))
 
 
 def rand(*size: Any, generator: Any = None, dtype: _dtype.dtype | None = None,
          device: Any = None, requires_grad: bool = False) -> Tensor:
     """Uniform samples in ``[0, 1)``."""
-    return _random(size, dtype, requires_grad, generator, "_uniform_", 0.0, 1.0)
+    return _random(_new_random_array(size, dtype), requires_grad, generator, "_uniform_",
+                   0.0, 1.0)
 
 
 def randn(*size: Any, generator: Any = None, dtype: _dtype.dtype | None = None,
           device: Any = None, requires_grad: bool = False) -> Tensor:
     """Standard normal samples."""
-    return _random(size, dtype, requires_grad, generator, "_normal_", 0.0, 1.0)
+    return _random(_new_random_array(size, dtype), requires_grad, generator, "_normal_",
+                   0.0, 1.0)
 
 
 def rand_like(input: Tensor, *, dtype: _dtype.dtype | None = None,
               requires_grad: bool = False) -> Tensor:
-    return rand(input._data.shape, dtype=dtype or input.dtype, requires_grad=requires_grad)
+    return _random(_empty_like(input, dtype), requires_grad, None, "_uniform_", 0.0, 1.0)
 
 
 def randn_like(input: Tensor, *, dtype: _dtype.dtype | None = None,
                requires_grad: bool = False) -> Tensor:
-    return randn(input._data.shape, dtype=dtype or input.dtype, requires_grad=requires_grad)
+    return _random(_empty_like(input, dtype), requires_grad, None, "_normal_", 0.0, 1.0)
 
 
 def randint(low: int, high: int | None = None, size: Any = None, *, generator: Any = None,

@@ -393,3 +393,16 @@ def test_failed_bernoulli_tensor_consumes_draws_like_torch() -> None:
     with pytest.raises(RuntimeError):
         generator._bernoulli_tensor(np.array([0.1, 0.2, 0.3, 2.0], np.float32))
     assert_next_draw_matches(generator)
+
+
+@pytest.mark.parametrize("make", ["rand_like", "randn_like", "zeros_like", "ones_like"])
+def test_like_functions_keep_the_input_layout_so_random_fills_follow_memory_order(make):
+    from harness import assert_same_outcome
+
+    def scenario(torch):
+        torch.manual_seed(0)
+        source = torch.ones(4, 5).t()
+        result = getattr(torch, make)(source)
+        return result, result.is_contiguous(), torch.rand(3)
+
+    assert_same_outcome(scenario, rtol=0, atol=0)
