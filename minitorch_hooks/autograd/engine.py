@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..utils.hooks import call_hooks
+from ..utils.hooks import call_hooks, traced
 from .graph import AccumulateGrad, Node, gradient_edge
 
 if TYPE_CHECKING:
@@ -85,7 +85,8 @@ def run_backward(
                 continue
         if node._pre_hooks:
             grads = list(call_hooks(node._pre_hooks.items(), tuple(_wrap_all(grads)),
-                                    _node_hook_caller(grads, "pre")))
+                                    _node_hook_caller(grads, "pre"), site="node pre-hook",
+                                    owner=node))
             grads = _unwrap_all(grads)
         if isinstance(node, AccumulateGrad):
             _accumulate(node.variable, grads[0])
@@ -94,7 +95,8 @@ def run_backward(
         if node._post_hooks:
             grad_inputs = _unwrap_all(call_hooks(
                 node._post_hooks.items(), tuple(_wrap_all(grad_inputs)),
-                _node_hook_caller(grad_inputs, "post", tuple(_wrap_all(grads)))))
+                _node_hook_caller(grad_inputs, "post", tuple(_wrap_all(grads))),
+                site="node hook", owner=node))
         if not retain_graph and node._saved:
             node._saved = None  # free the saved tensors; a second backward finds them gone
         deliver(node.next_functions, grad_inputs)
@@ -208,11 +210,11 @@ def _call_tensor_pre_hooks(node: Node, grads: Grads) -> Grads:
     if isinstance(node, AccumulateGrad):
         hooks = node.variable._backward_hooks
         if hooks and grads[0] is not None:
-            grads[0] = _run_tensor_hooks(hooks, grads[0])
+            grads[0] = _run_tensor_hooks(hooks, grads[0], node.variable)
         return grads
     for output_nr, hooks in node._tensor_pre_hooks or ():
         if hooks and grads[output_nr] is not None:
-            grads[output_nr] = _run_tensor_hooks(hooks, grads[output_nr])
+            grads[output_nr] = _run_tensor_hooks(hooks, grads[output_nr], (node, output_nr))
     for output_nr, tensor_ref in (node._retains_grad_hooks or {}).items():
         tensor, grad = tensor_ref(), grads[output_nr]
         if tensor is not None and grad is not None:
@@ -220,10 +222,12 @@ def _call_tensor_pre_hooks(node: Node, grads: Grads) -> Grads:
     return grads
 
 
-def _run_tensor_hooks(hooks: dict, grad: np.ndarray) -> np.ndarray:
+def _run_tensor_hooks(hooks: dict, grad: np.ndarray, tensor: Any) -> np.ndarray:
+    """``tensor`` is the leaf, or ``(node, output_nr)`` for a non-leaf (what a trace shows)."""
     from .._tensor import Tensor
 
-    return call_hooks(hooks.items(), Tensor._wrap(grad), _call_tensor_hook)._data
+    return call_hooks(hooks.items(), Tensor._wrap(grad), _call_tensor_hook,
+                      site="tensor hook", owner=tensor)._data
 
 
 def _call_tensor_hook(hook_id: int, hook: Callable, grad: Tensor) -> Tensor | None:
@@ -300,7 +304,7 @@ def _accumulate(leaf: Tensor, grad: np.ndarray | None) -> None:
         leaf._grad._data += grad
         leaf._grad._version_counter[0] += 1
     for hook in tuple((leaf._post_accumulate_grad_hooks or {}).values()):
-        result = hook(leaf)
+        result = traced(hook, "post-accumulate-grad hook", leaf)(leaf)
         if result is None or result is leaf:  # PyTorch lets a hook hand the tensor back
             continue
         if not isinstance(result, Tensor):

@@ -23,6 +23,9 @@ CHAPTER_MODULES = (
     "backward_hooks",
     "global_hooks",
     "removing_module_hooks",
+    "legacy_backward_hooks",
+    "state_dict_hooks",
+    "registration_hooks",
 )
 
 

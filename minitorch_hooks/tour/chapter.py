@@ -1,10 +1,11 @@
 """What a tour chapter is: some prose, one example function, and the lines it prints.
 
 The example is an ordinary function of a torch-like namespace, ``example(torch)``, that
-prints what each hook receives. The tour shows the function's own source and then runs it,
-so the code on screen is exactly the code that produced the output below it and the two
-cannot drift apart. Because the namespace is a parameter, the tests run the very same
-function on real PyTorch and check that it prints the same lines.
+prints what each hook receives. The tour shows the function's own source and then runs it
+(under ``minitorch_hooks.trace``, to show every hook call in order), so the code on screen
+is exactly the code that produced the output below it and the two cannot drift apart.
+Because the namespace is a parameter, the tests run the very same function on real PyTorch
+and check that it prints the same lines and makes the same hooks fire.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
 from types import ModuleType
+
+from ..tracing import Trace, trace
 
 
 @dataclass(frozen=True)
@@ -53,3 +56,10 @@ class Chapter:
         with contextlib.redirect_stdout(printed):
             self.example(torch)
         return printed.getvalue().splitlines()
+
+    def run_traced(self, torch: ModuleType) -> tuple[list[str], Trace]:
+        """Run the example under ``minitorch_hooks.trace``: the lines it printed, and the
+        trace of every hook it made fire (on real PyTorch too, see ``tracing/``)."""
+        with trace(torch=torch) as recorded:
+            lines = self.run(torch)
+        return lines, recorded

@@ -19,6 +19,7 @@ _DIM = "\033[2m"
 _CYAN = "\033[36m"
 _GREEN = "\033[32m"
 _YELLOW = "\033[33m"
+_MAGENTA = "\033[35m"
 
 
 class Style:
@@ -44,9 +45,11 @@ def _block(text: str) -> str:
 def render_chapter(number: int, total: int, chapter: Chapter, torch: ModuleType,
                    style: Style) -> str:
     """The text of one chapter: prose, the example's code, the output of running it with
-    ``torch`` just now, and the prose that explains that output."""
+    ``torch`` just now and the timeline of the hooks that fired, then the prose that
+    explains them."""
     heading = f"Chapter {number} of {total}: {chapter.title}"
-    output = "\n".join(chapter.run(torch))
+    lines, recorded = chapter.run_traced(torch)
+    output = "\n".join(lines)
     return "\n".join([
         style.paint(heading, _BOLD, _CYAN),
         style.paint("=" * len(heading), _DIM),
@@ -61,6 +64,11 @@ def render_chapter(number: int, total: int, chapter: Chapter, torch: ModuleType,
         "",
         style.paint(_block(output), _GREEN),
         "",
+        style.paint("The hooks that fired, in order, as minitorch_hooks.trace saw them:",
+                    _BOLD),
+        "",
+        style.paint(_block(recorded.text()), _MAGENTA),
+        "",
         inspect.cleandoc(chapter.outro),
     ])
 
@@ -70,13 +78,24 @@ _WELCOME = """
     Each chapter shows a small example and then runs it as you read, so the output is
     never stale. Put "import torch" in place of an example's first line and real PyTorch
     prints the same: the test suite runs every example on both and compares.
+
+    After the output comes the timeline of every hook call the example made, recorded by
+    minitorch_hooks.trace: its phase, its kind, what the hook belongs to, the hook with
+    what it received, and whether it replaced the value. A tensor is shown by its shape,
+    [2, 3] (a single number is []), which is what tells you which gradient a hook got.
 """
 
 _FAREWELL = """
     That is the tour. To see where these hooks are called, read utils/hooks.py (the
     pattern of chapter 1, written once), autograd/engine.py (the order of chapter 5) and
-    Module.__call__ in nn/modules/module.py (the module hooks of chapters 7 to 11).
+    nn/modules/module.py (the module hooks of chapters 7 to 14, Module.__call__ first).
     "minitorch-hooks tour --chapter N" shows one chapter again.
+
+    To watch the hooks of your own code, wrap it in "with minitorch_hooks.trace(model) as
+    t:" and print(t), or save t.svg() and t.mermaid() as drawings. An ordinary PyTorch
+    script runs on minitorch_hooks with "minitorch-hooks run --trace script.py", and
+    "minitorch-hooks compare script.py" runs it on real PyTorch too and shows where the
+    two differ.
 """
 
 

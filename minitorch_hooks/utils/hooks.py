@@ -5,6 +5,12 @@ steps and, at a fixed point, calls whatever the user registered there, in regist
 order; a hook that returns something other than ``None`` replaces the value.
 :func:`call_hooks` is that pattern, written once. :class:`RemovableHandle` is what every
 ``register_*`` method returns so the hook can be taken out again.
+
+Because every hook passes through here, this is also where ``minitorch_hooks.trace`` watches
+them: each call site names its hook point (``site="forward hook"``) and the object that owns
+the hooks, and while a trace is active each hook is called through a stand-in that records
+the call. With no trace active that costs one ``is None`` test per hook, and nothing at all
+where no hook is registered.
 See https://pytorch.org/docs/stable/notes/autograd.html#backward-hooks-execution
 """
 
@@ -18,24 +24,49 @@ from typing import Any, TypeVar
 
 T = TypeVar("T")
 
+# The trace that records hook calls (``minitorch_hooks.trace``), or None when none is active.
+_active_tracer: Any = None
+
 
 def call_hooks(
     hooks: Iterable[tuple[int, Callable[..., Any]]],
     value: T,
     call: Callable[[int, Callable[..., Any], T], Any],
+    *,
+    site: str | None = None,
+    owner: Any = None,
 ) -> T:
     """Call each registered hook in order; a non-``None`` result replaces the value.
 
     ``hooks`` holds ``(handle id, hook)`` pairs. ``call(hook_id, hook, value)`` invokes
     one hook with the arguments its kind expects and checks what it returned. The pairs
     are copied first, as PyTorch does, so a hook that registers or removes hooks does not
-    disturb the call in progress.
+    disturb the call in progress. ``site`` (the kind of hook point) and ``owner`` (the
+    module, tensor or node whose hooks these are) are only for a trace to report.
     """
     for hook_id, hook in tuple(hooks):
+        if _active_tracer is not None and site is not None:
+            hook = _active_tracer.watch(site, owner, hook_id, hook)
         result = call(hook_id, hook, value)
         if result is not None:
             value = result
     return value
+
+
+def traced(hook: Callable[..., Any], site: str, owner: Any, hook_id: int | None = None
+           ) -> Callable[..., Any]:
+    """``hook`` itself, or while a trace is active a stand-in that records its call: for
+    the few hook loops that do not go through :func:`call_hooks`."""
+    if _active_tracer is None:
+        return hook
+    return _active_tracer.watch(site, owner, hook_id, hook)
+
+
+def library_hook(hook: Callable[..., Any]) -> Callable[..., Any]:
+    """Mark a hook that minitorch_hooks registers for its own use, such as the node hooks
+    of :class:`BackwardHook`: a trace shows what the user registered, not our plumbing."""
+    hook.__minitorch_library_hook__ = True  # type: ignore[attr-defined]
+    return hook
 
 
 def check_callable(hook: object) -> None:
@@ -171,11 +202,13 @@ class BackwardHook:
 
     def setup_input_hook(self, args: tuple) -> tuple:
         """Wrap the inputs; the node there runs the user's backward hooks."""
+        @library_hook
         def hook(grad_input: tuple, _grad_output: tuple) -> tuple | None:
             if self.grad_outputs is None:
                 return None  # the gradient did not come through the module's outputs
             packed = self._pack_with_none(self.input_tensors_index, grad_input, self.n_inputs)
-            packed = call_hooks(self.user_hooks, packed, self._call_backward_hook)
+            packed = call_hooks(self.user_hooks, packed, self._call_backward_hook,
+                                site="backward hook", owner=self.module)
             self.grad_outputs = None
             return self._unpack_none(self.input_tensors_index, packed)
 
@@ -194,11 +227,13 @@ class BackwardHook:
     def setup_output_hook(self, result: Any) -> Any:
         """Wrap the outputs; the node there records ``grad_output`` and runs the
         backward pre-hooks (and the backward hooks, when no input needs a gradient)."""
+        @library_hook
         def hook(_grad_input: tuple, grad_output: tuple) -> tuple | None:
             self.grad_outputs = self._pack_with_none(self.output_tensors_index, grad_output,
                                                      self.n_outputs)
             self.grad_outputs = call_hooks(self.user_pre_hooks, self.grad_outputs,
-                                           self._call_backward_pre_hook)
+                                           self._call_backward_pre_hook,
+                                           site="backward pre-hook", owner=self.module)
             grad_outputs = self.grad_outputs
             if self.input_tensors_index is None:
                 self._run_hooks_without_input_grads()
@@ -225,7 +260,8 @@ class BackwardHook:
             "https://docs.pytorch.org/docs/main/generated/torch.nn.Module.html#torch.nn."
             "Module.register_full_backward_hook for more details.", UserWarning, stacklevel=2)
         grad_inputs = (None,) * self.n_inputs
-        for _, hook in tuple(self.user_hooks):
+        for hook_id, hook in tuple(self.user_hooks):
+            hook = traced(hook, "backward hook", self.module, hook_id)
             result = hook(self.module, grad_inputs, self.grad_outputs)
             if result is not None and not (isinstance(result, tuple)
                                            and all(r is None for r in result)):

@@ -28,7 +28,7 @@ from typing import Any
 
 from ..._tensor import Tensor
 from ...autograd.grad_mode import no_grad
-from ...utils.hooks import BackwardHook, RemovableHandle, call_hooks, check_callable
+from ...utils.hooks import BackwardHook, RemovableHandle, call_hooks, check_callable, traced
 from ..parameter import Parameter
 
 # -- hooks for every module (debugging and profiling tools use these) --------------------
@@ -115,8 +115,16 @@ def register_module_buffer_registration_hook(hook: Callable) -> RemovableHandle:
     return _register(_global_buffer_registration_hooks, hook)
 
 
-def _run_registration_hooks(hooks: OrderedDict, module: Module, name: str, value: Any) -> Any:
-    return call_hooks(hooks.items(), value, lambda _, hook, v: hook(module, name, v))
+_REGISTRATION_HOOKS = {"module": _global_module_registration_hooks,
+                       "parameter": _global_parameter_registration_hooks,
+                       "buffer": _global_buffer_registration_hooks}
+
+
+def _run_registration_hooks(kind: str, module: Module, name: str, value: Any) -> Any:
+    """The global hooks for registering a ``kind`` ("module", "parameter", "buffer")."""
+    return call_hooks(_REGISTRATION_HOOKS[kind].items(), value,
+                      lambda _, hook, v: hook(module, name, v),
+                      site=f"{kind} registration hook", owner=module)
 
 
 class _WrappedHook:
@@ -264,7 +272,8 @@ class Module:
 
         hooks = itertools.chain(_global_forward_pre_hooks.items(),
                                 self._forward_pre_hooks.items())
-        call_hooks(hooks, (state.args, state.kwargs), call)
+        call_hooks(hooks, (state.args, state.kwargs), call, site="forward pre-hook",
+                   owner=self)
 
     def _setup_backward_hook(self) -> BackwardHook | None:
         """Step 2's bookkeeping: the full backward hooks and pre-hooks that apply here."""
@@ -300,7 +309,8 @@ class Module:
         """Step 4: ``hook(module, args, output)`` (``with_kwargs``: ``hook(module, args,
         kwargs, output)``); a result other than ``None`` replaces the output."""
         hooks = itertools.chain(_global_forward_hooks.items(), self._forward_hooks.items())
-        call_hooks(hooks, state.result, self._forward_hook_caller(state))
+        call_hooks(hooks, state.result, self._forward_hook_caller(state),
+                   site="forward hook", owner=self)
 
     def _run_always_called_hooks(self, state: _CallState) -> None:
         """Step 6: after a failure, the ``always_call`` forward hooks that have not run yet
@@ -315,7 +325,7 @@ class Module:
                 if hook_id not in always or hook_id in state.always_called:
                     continue
                 try:
-                    call(hook_id, hook, state.result)
+                    call(hook_id, traced(hook, "forward hook", self, hook_id), state.result)
                 except Exception as error:  # noqa: BLE001 - reported as PyTorch does
                     warnings.warn(f"{label} with ``always_call=True`` raised an exception that "
                                   f"was silenced as another error was raised in forward: "
@@ -432,14 +442,12 @@ class Module:
                 raise AttributeError("cannot assign module before Module.__init__() call")
             self._forget(name, self.__dict__, self._parameters, self._buffers,
                          self._non_persistent_buffers_set)
-            self._modules[name] = _run_registration_hooks(
-                _global_module_registration_hooks, self, name, value)
+            self._modules[name] = _run_registration_hooks("module", self, name, value)
         elif name in self.__dict__.get("_modules", ()):
             if value is not None:
                 raise TypeError(f"cannot assign '{_typename(value)}' as child module '{name}' "
                                 "(torch.nn.Module or None expected)")
-            self._modules[name] = _run_registration_hooks(
-                _global_module_registration_hooks, self, name, value)
+            self._modules[name] = _run_registration_hooks("module", self, name, value)
         elif name in self.__dict__.get("_buffers", ()):
             if value is not None and not isinstance(value, Tensor):
                 raise TypeError(f"cannot assign '{_typename(value)}' as buffer '{name}' "
@@ -506,8 +514,7 @@ class Module:
                     f"Cannot assign non-leaf Tensor to parameter '{name}'. Model parameters "
                     f"must be created explicitly. To express '{name}' as a function of another "
                     "Tensor, compute the value in the forward() method.")
-            param = _run_registration_hooks(_global_parameter_registration_hooks, self, name,
-                                            param)
+            param = _run_registration_hooks("parameter", self, name, param)
         self._parameters[name] = param
 
     def register_buffer(self, name: str, tensor: Tensor | None, persistent: bool = True
@@ -520,8 +527,7 @@ class Module:
         if tensor is not None and not isinstance(tensor, Tensor):
             raise TypeError(f"cannot assign '{_typename(tensor)}' object to buffer '{name}' "
                             "(torch Tensor or None required)")
-        self._buffers[name] = _run_registration_hooks(_global_buffer_registration_hooks, self,
-                                                      name, tensor)
+        self._buffers[name] = _run_registration_hooks("buffer", self, name, tensor)
         if persistent:
             self._non_persistent_buffers_set.discard(name)
         else:
@@ -532,8 +538,7 @@ class Module:
         if not isinstance(module, Module) and module is not None:
             raise TypeError(f"{_typename(module)} is not a Module subclass")
         self._check_name("module", name, self._modules)
-        self._modules[name] = _run_registration_hooks(_global_module_registration_hooks,
-                                                      self, name, module)
+        self._modules[name] = _run_registration_hooks("module", self, name, module)
 
     register_module = add_module
 
@@ -667,7 +672,7 @@ class Module:
         if hasattr(destination, "_metadata"):
             destination._metadata[prefix[:-1]] = local_metadata
         for hook in tuple(self._state_dict_pre_hooks.values()):
-            hook(self, prefix, keep_vars)
+            traced(hook, "state_dict pre-hook", self)(self, prefix, keep_vars)
         for name, param in self._parameters.items():
             if param is not None:
                 destination[prefix + name] = param if keep_vars else param.detach()
@@ -679,6 +684,7 @@ class Module:
                 module.state_dict(destination=destination, prefix=prefix + name + ".",
                                   keep_vars=keep_vars)
         for hook in tuple(self._state_dict_hooks.values()):
+            hook = traced(hook, "state_dict post-hook", self)
             if hook(self, destination, prefix, local_metadata) is not None:
                 raise RuntimeError("state_dict post-hook must return None")
         return destination
@@ -687,8 +693,9 @@ class Module:
                               strict: bool, missing_keys: list, unexpected_keys: list,
                               error_msgs: list) -> None:
         for hook in tuple(self._load_state_dict_pre_hooks.values()):
-            hook(state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
-                 error_msgs)
+            traced(hook, "load_state_dict pre-hook", self)(
+                state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
+                error_msgs)
         assign = local_metadata.get("assign_to_params_buffers", False)
         local_state = {name: value for name, value in itertools.chain(
             self._parameters.items(),
@@ -764,7 +771,7 @@ class Module:
                                  if k.startswith(child_prefix)}, child_prefix)
             keys = _IncompatibleKeys(missing_keys, unexpected_keys)
             for hook in tuple(module._load_state_dict_post_hooks.values()):
-                if hook(module, keys) is not None:
+                if traced(hook, "load_state_dict post-hook", module)(module, keys) is not None:
                     raise AssertionError(
                         "Hooks registered with ``register_load_state_dict_post_hook`` are not"
                         " expected to return new values, if incompatible_keys need to be "

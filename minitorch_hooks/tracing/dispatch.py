@@ -1,0 +1,62 @@
+"""Watching minitorch_hooks' own hooks at the one place they are called.
+
+Every hook loop in the package goes through ``call_hooks`` or ``traced`` (utils/hooks.py),
+which hand each hook to the active watcher before calling it. The watcher answers with a
+:class:`WatchedHook` that reports the call, or with the hook itself for the package's own
+plumbing (marked with ``library_hook``). It also works out the two things a call site
+does not say: whether a module hook is global (by its handle id, in the dictionaries of
+``register_module_*``), and that a node hook wrapping a module hook is really a legacy
+``register_backward_hook``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ..nn.modules import module as registry
+from ..utils import hooks as dispatch
+from .kinds import GLOBAL
+from .watched import Begin, WatchedHook
+
+_GLOBAL_HOOKS = {
+    "forward pre-hook": registry._global_forward_pre_hooks,
+    "forward hook": registry._global_forward_hooks,
+    "backward pre-hook": registry._global_backward_pre_hooks,
+    "backward hook": registry._global_backward_hooks,
+}
+
+
+class DispatchWatcher:
+    """What ``utils.hooks._active_tracer`` holds while a trace of minitorch_hooks runs."""
+
+    def __init__(self, begin: Begin) -> None:
+        self.begin = begin
+
+    def watch(self, site: str, owner: Any, hook_id: int | None, hook: Callable[..., Any]
+              ) -> Callable[..., Any]:
+        if getattr(hook, "__minitorch_library_hook__", False):
+            return hook
+        kind = site
+        if site == "node hook" and isinstance(hook, registry._WrappedHook):
+            # register_backward_hook puts the module's hook on the node of its last
+            # operation (Module._attach_legacy_backward_hooks): report it as the module's.
+            kind, owner = "backward hook (legacy)", hook.module()
+            if hook.hook in registry._global_backward_hooks.values():
+                kind = GLOBAL + kind
+        elif hook_id in _GLOBAL_HOOKS.get(site, ()):
+            kind = GLOBAL + site
+        begin = self.begin
+        return WatchedHook(hook, lambda inner, args: begin(kind, owner, inner, args))
+
+
+def install(begin: Begin) -> Callable[[], None]:
+    """Start watching; the function returned stops."""
+    if dispatch._active_tracer is not None:
+        raise RuntimeError("a trace is already active: traces do not nest")
+    dispatch._active_tracer = DispatchWatcher(begin)
+
+    def uninstall() -> None:
+        dispatch._active_tracer = None
+
+    return uninstall

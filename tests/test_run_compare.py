@@ -1,0 +1,255 @@
+"""``minitorch-hooks run SCRIPT.py`` and ``minitorch-hooks compare SCRIPT.py``.
+
+``run`` is tested in-process through ``main``, as the other command-line tests are. So is
+``compare``, whose two runs are subprocesses of their own (it needs real PyTorch, and is
+skipped visibly without it); the test of ``compare`` without PyTorch hides torch from a
+fresh interpreter with a ``sitecustomize`` that marks it as not importable.
+"""
+
+from __future__ import annotations
+
+import os
+import pathlib
+import subprocess
+import sys
+import textwrap
+import xml.etree.ElementTree as ElementTree
+
+import pytest
+from harness import real_torch
+
+import minitorch_hooks
+from minitorch_hooks.__main__ import main
+
+
+def script(tmp_path: pathlib.Path, source: str, name: str = "script.py") -> str:
+    path = tmp_path / name
+    path.write_text(textwrap.dedent(source))
+    return str(path)
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+GOOD = """
+    import sys
+
+    import torch
+    import torch.nn as nn
+    import torch.nn.functional as F
+    from torch.nn.modules.module import register_module_forward_hook
+    from torch.utils.hooks import RemovableHandle
+
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(3, 2), nn.ReLU())
+    handle = model[0].register_forward_hook(lambda module, args, output: None)
+    x = torch.ones(2, 3, requires_grad=True)
+    x.register_hook(lambda grad: grad * 2)
+    F.relu(model(x)).sum().backward()
+    print(torch.__name__, type(handle) is RemovableHandle, x.grad.shape)
+    print("args:", sys.argv[1:], "main:", __name__)
+"""
+
+
+def test_run_runs_a_pytorch_script_on_minitorch_hooks(capsys, tmp_path):
+    code, out, err = run(capsys, "run", script(tmp_path, GOOD), "--flag", "value")
+    assert (code, err) == (0, "")
+    assert out.splitlines() == ["torch True torch.Size([2, 3])",
+                                "args: ['--flag', 'value'] main: __main__"]
+
+
+def test_run_leaves_no_alias_behind(capsys, tmp_path):
+    before = {name: module for name, module in sys.modules.items()
+              if name == "torch" or name.startswith("torch.")}
+    run(capsys, "run", script(tmp_path, GOOD))
+    after = {name: module for name, module in sys.modules.items()
+             if name == "torch" or name.startswith("torch.")}
+    assert after == before
+
+
+def test_run_trace_prints_the_timeline_after_the_output(capsys, tmp_path):
+    code, out, _ = run(capsys, "run", "--trace", script(tmp_path, GOOD))
+    assert code == 0
+    output, _, timeline = out.partition("\nHook timeline (minitorch_hooks.trace):\n")
+    assert output.startswith("torch True")
+    rows = timeline.splitlines()
+    assert rows[1].split()[:6] == ["1", "forward", "forward", "hook", "0", "(Linear)"]
+    assert rows[2].endswith("tensor hook   leaf tensor [2, 3]  <lambda>(grad=[2, 3]) -> replaced")
+
+
+def test_run_svg_and_mermaid_write_the_timeline_to_files(capsys, tmp_path):
+    svg, mermaid = tmp_path / "timeline.svg", tmp_path / "timeline.mmd"
+    code, out, _ = run(capsys, "run", "--svg", str(svg), "--mermaid", str(mermaid),
+                       script(tmp_path, GOOD))
+    assert code == 0 and "Hook timeline" not in out  # only --trace prints it
+    root = ElementTree.fromstring(svg.read_text())
+    assert len(root.findall("{http://www.w3.org/2000/svg}circle")) == 2
+    assert mermaid.read_text().startswith("sequenceDiagram\n")
+
+
+@pytest.mark.parametrize(("source", "line", "message"), [
+    ("x = torch.ones(4)\ny = torch.fft.fft(x)\n", "y = torch.fft.fft(x)",
+     "TorchFeatureNotImplementedError: torch.fft is not implemented by minitorch_hooks"),
+    ("import torch.distributions\n", "import torch.distributions",
+     "ModuleNotFoundError: torch.distributions is not implemented by minitorch_hooks"),
+    ("from torch.utils.data import DataLoader\n", "from torch.utils.data import DataLoader",
+     "ModuleNotFoundError: torch.utils.data is not implemented by minitorch_hooks"),
+    ("torch.nn.functional.gelu(torch.ones(1))\n", "torch.nn.functional.gelu(torch.ones(1))",
+     "torch.nn.functional.gelu is not implemented by minitorch_hooks"),
+    ("torch.trace(torch.ones(2, 2))\n", "torch.trace(torch.ones(2, 2))",  # not ours: torch's
+     "torch.trace is not implemented by minitorch_hooks"),
+])
+def test_an_unsupported_feature_fails_with_a_message_naming_it(capsys, tmp_path, source, line,
+                                                               message):
+    code, out, err = run(capsys, "run", script(tmp_path, "import torch\nprint('before')\n"
+                                               + source))
+    assert (code, out) == (1, "before\n")
+    assert err.startswith("Traceback (most recent call last):\n")
+    assert line in err and err.rstrip().endswith(message)
+    assert "torch_alias.py" not in err and "runpy" not in err  # only the script's frames
+
+
+def test_feature_detection_still_works_on_the_aliases(capsys, tmp_path):
+    code, out, _ = run(capsys, "run", script(tmp_path, """
+        import torch
+        print(hasattr(torch, "compile"), getattr(torch, "cuda", None), hasattr(torch, "nn"))
+        try:
+            import torch.fft
+        except ImportError as error:
+            print(type(error).__name__, error.name)
+    """))
+    assert (code, out) == (0, "False None True\nModuleNotFoundError torch.fft\n")
+
+
+def test_a_script_that_raises_shows_its_traceback_and_exits_1(capsys, tmp_path):
+    code, out, err = run(capsys, "run", "--trace", script(tmp_path, """
+        import torch
+
+        def check(x):
+            raise ValueError("the script failed")
+
+        x = torch.ones(2, requires_grad=True)
+        x.register_hook(lambda grad: None)
+        x.sum().backward()
+        print("printed before the error")
+        check(x)
+    """))
+    assert code == 1
+    assert out.startswith("printed before the error\n")
+    assert "tensor hook" in out  # the timeline up to the error is still printed
+    assert err.splitlines() == [
+        "Traceback (most recent call last):",
+        f'  File "{tmp_path / "script.py"}", line 11, in <module>',
+        "    check(x)",
+        f'  File "{tmp_path / "script.py"}", line 5, in check',
+        '    raise ValueError("the script failed")',
+        "ValueError: the script failed",
+    ]
+
+
+@pytest.mark.parametrize(("source", "expected_code", "expected_err"), [
+    ("import sys\nsys.exit(3)\n", 3, ""),
+    ("import sys\nsys.exit()\n", 0, ""),
+    ("import sys\nsys.exit('giving up')\n", 1, "giving up\n"),
+])
+def test_the_exit_code_is_the_script_s(capsys, tmp_path, source, expected_code, expected_err):
+    code, _, err = run(capsys, "run", script(tmp_path, source))
+    assert (code, err) == (expected_code, expected_err)
+
+
+def test_a_syntax_error_is_reported_without_our_frames(capsys, tmp_path):
+    code, _, err = run(capsys, "run", script(tmp_path, "print('unclosed'\n"))
+    assert code == 1
+    assert err.rstrip().splitlines()[-1].startswith("SyntaxError:")
+    assert "runpy" not in err
+
+
+def test_run_without_a_script_file_is_a_usage_error(capsys, tmp_path):
+    code, _, err = run(capsys, "run", str(tmp_path / "missing.py"))
+    assert code == 2 and "no such script" in err
+
+
+def test_run_real_torch_traces_pytorch(capsys, tmp_path):
+    real_torch()
+    code, out, _ = run(capsys, "run", "--real-torch", "--trace", script(tmp_path, """
+        import torch
+        x = torch.ones(2, requires_grad=True)
+        x.register_hook(lambda grad: None)
+        x.sum().backward()
+        print(torch.__version__)
+    """))
+    assert code == 0
+    assert out.startswith("2.13.0")
+    assert "tensor hook  leaf tensor [2]  <lambda>(grad=[2])" in out
+
+
+# -- compare --------------------------------------------------------------------------------
+SAME_ON_BOTH = """
+    import torch
+
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Linear(2, 2), torch.nn.ReLU())
+    model[0].register_full_backward_hook(lambda m, grad_input, grad_output: None)
+    x = torch.tensor([[1.0, -2.0]], requires_grad=True)
+    x.register_hook(lambda grad: grad * 2)
+    model(x).sum().backward()
+    print(x.grad.shape)
+    y = x * 3
+    y.grad_fn.register_hook(lambda grad_inputs, grad_outputs: None)  # not seen on PyTorch
+    y.sum().backward()
+"""
+
+DIFFERENT = """
+    import torch
+
+    print(torch.__version__)
+    x = torch.ones(2, requires_grad=True)
+    if torch.__version__.startswith("2."):  # only on real PyTorch
+        x.register_hook(lambda grad: None)
+    x.sum().backward()
+    raise RuntimeError(f"failed on {torch.__version__}")
+"""
+
+
+def test_compare_on_a_script_that_behaves_the_same_exits_0(capsys, tmp_path):
+    real_torch()
+    code, out, err = run(capsys, "compare", script(tmp_path, SAME_ON_BOTH))
+    assert (code, err) == (0, "")
+    assert out.splitlines()[1:] == [
+        "printed output: the same (1 line(s))",
+        "hook timeline: the same (3 hook call(s))",
+        "outcome: the same (exit code 0)",
+        "left out: 1 graph-node hook call(s) of minitorch_hooks, which cannot be watched "
+        "on PyTorch",
+    ]
+
+
+def test_compare_on_a_script_that_behaves_differently_shows_the_diffs_and_exits_1(
+        capsys, tmp_path):
+    real_torch()
+    code, out, _ = run(capsys, "compare", script(tmp_path, DIFFERENT))
+    assert code == 1
+    assert (f"printed output: different\n--- PyTorch\n+++ minitorch_hooks\n@@ -1 +1 @@\n"
+            f"-2.13.0+cpu\n+{minitorch_hooks.__version__}\n") in out
+    assert "hook timeline: different\n" in out
+    assert "-backward: tensor hook on leaf tensor [2]: <lambda>(grad=[2])\n" in out
+    assert ("-RuntimeError: failed on 2.13.0+cpu\n"
+            f"+RuntimeError: failed on {minitorch_hooks.__version__}\n") in out
+
+
+def test_compare_without_pytorch_says_how_to_install_it_and_exits_2(tmp_path):
+    hidden = tmp_path / "hide_torch"
+    hidden.mkdir()
+    (hidden / "sitecustomize.py").write_text('import sys\nsys.modules["torch"] = None\n')
+    source_root = str(pathlib.Path(minitorch_hooks.__file__).resolve().parent.parent)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(hidden), source_root]))
+    result = subprocess.run(
+        [sys.executable, "-m", "minitorch_hooks", "compare", script(tmp_path, SAME_ON_BOTH)],
+        capture_output=True, text=True, env=env, timeout=60, check=False)
+    assert (result.returncode, result.stdout) == (2, "")
+    assert "real PyTorch is not installed" in result.stderr
+    assert "pip install torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu" \
+        in result.stderr
