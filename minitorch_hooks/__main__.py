@@ -15,6 +15,9 @@ from collections.abc import Sequence
 
 import minitorch_hooks
 
+from .cli.compare import add_compare_command
+from .cli.exercises import add_exercise_commands
+from .cli.run import add_run_command
 from .tour import chapters
 from .tour.render import Style, render_chapter, render_list, render_tour
 
@@ -23,6 +26,10 @@ examples:
   minitorch-hooks tour              every chapter, one after the other
   minitorch-hooks tour --list       the chapter titles
   minitorch-hooks tour --chapter 2  chapter 2 only
+  minitorch-hooks run --trace x.py  run a PyTorch script on minitorch_hooks
+  minitorch-hooks compare x.py      run it on PyTorch too, and compare
+  minitorch-hooks start 1           copy tutorial exercise 1 here, to fill in
+  minitorch-hooks check 1           check your work on it, step by step
 
 Run 'minitorch-hooks COMMAND --help' for the options of a command."""
 
@@ -57,6 +64,9 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument("--no-color", action="store_true",
                       help="plain text even on a terminal (so does setting NO_COLOR)")
     tour.set_defaults(handler=run_tour)
+    add_exercise_commands(commands)
+    add_run_command(commands)
+    add_compare_command(commands)
     return parser
 
 

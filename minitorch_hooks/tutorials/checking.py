@@ -1,0 +1,213 @@
+"""How an exercise checks itself: named steps, each with a hint, and no pytest needed.
+
+An exercise's ``checks.py`` collects its checks with a :class:`Checks` instance used as a
+decorator::
+
+    CHECKS = Checks()
+
+    @CHECKS(step=1, title="the hook is registered", hint="use register_forward_hook")
+    def hook_is_registered(ex, torch): ...
+
+A check receives the learner's file as a module (``ex``) and the torch-like library to
+build its scenario with (``torch``: minitorch_hooks, or real PyTorch for the comparisons).
+It fails by raising: :func:`expect`, :func:`expect_close` and :func:`expect_raises` raise
+:class:`CheckFailed` with a message meant for the learner (plain ``assert`` would vanish
+under ``python -O``).
+:func:`run_check` turns what happened into a :class:`Result`: a pass, a failure with its
+reason, or a gap not filled yet. :func:`run_exercise`, behind ``minitorch-hooks check``,
+runs them all, and adds the comparisons with real PyTorch (or skips them without it).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import io
+import sys
+import traceback
+import types
+import warnings
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+# The one line that ties an exercise file to minitorch_hooks. The comparisons with real
+# PyTorch load the same file with this line replaced by ``import torch``.
+TORCH_IMPORT = "import minitorch_hooks as torch"
+PYTORCH_MISSING = ("real PyTorch is not installed "
+                   "(pip install 'minitorch-hooks[conformance]' to compare with it)")
+
+
+class CheckFailed(AssertionError):  # noqa: N818 - a verdict on the learner's code
+    """A check found something wrong; the message says what, for the learner."""
+
+
+def expect(condition: object, message: str) -> None:
+    """Fail with ``message`` unless ``condition`` holds."""
+    if not condition:
+        raise CheckFailed(message)
+
+
+def expect_raises(error_type: type[BaseException], call: Callable[[], object],
+                  message: str) -> BaseException:
+    """Fail with ``message`` unless ``call()`` raises ``error_type``; return the error."""
+    try:
+        call()
+    except NotImplementedError:
+        raise  # a gap not filled yet, though NotImplementedError is a RuntimeError
+    except error_type as error:
+        return error
+    raise CheckFailed(message)
+
+
+def as_array(value: Any) -> np.ndarray:
+    """A NumPy copy of a tensor from either library, an array, a number or a list."""
+    if hasattr(value, "detach"):
+        value = value.detach().numpy()
+    return np.array(value, dtype=float)
+
+
+def expect_close(actual: Any, expected: Any, what: str) -> None:
+    """Fail unless ``actual`` has ``expected``'s shape and values (float32 tolerance)."""
+    expect(actual is not None, f"{what} is None, expected {as_array(expected).tolist()}")
+    got, want = as_array(actual), as_array(expected)
+    expect(got.shape == want.shape and np.allclose(got, want, rtol=1e-5, atol=1e-6),
+           f"{what} is {np.round(got, 4).tolist()}, expected {np.round(want, 4).tolist()}")
+
+
+@dataclass(frozen=True)
+class Check:
+    """One check of one step; ``function(ex, torch)`` raises when the step is not right.
+    ``compare_with_pytorch``: the command line runs it with real PyTorch too."""
+
+    step: int
+    title: str
+    hint: str
+    function: Callable[[types.ModuleType, types.ModuleType], None]
+    compare_with_pytorch: bool
+
+
+class Checks:
+    """An exercise's checks in the order they are written, which is the order of the steps.
+
+    ``compare_with_pytorch`` is the default for its checks: the exercises that rebuild
+    PyTorch's machinery compare what the learner built with the library, and the command
+    line runs those comparisons with real PyTorch too when it is installed.
+    """
+
+    def __init__(self, *, compare_with_pytorch: bool = False) -> None:
+        self.compare_with_pytorch = compare_with_pytorch
+        self._checks: list[Check] = []
+
+    def __call__(self, *, step: int, title: str, hint: str,
+                 compare_with_pytorch: bool | None = None) -> Callable:
+        if compare_with_pytorch is None:
+            compare_with_pytorch = self.compare_with_pytorch
+
+        def register(function: Callable) -> Callable:
+            self._checks.append(Check(step, title, hint, function, compare_with_pytorch))
+            return function
+
+        return register
+
+    def __iter__(self) -> Iterator[Check]:
+        return iter(self._checks)
+
+    def __len__(self) -> int:
+        return len(self._checks)
+
+
+@dataclass(frozen=True)
+class Result:
+    """What happened to one check: ``pass``, ``fail``, ``todo`` (the check reached a gap
+    that still raises ``NotImplementedError``) or ``skip``; ``detail`` says why, and
+    ``printed`` is what the learner's code printed meanwhile."""
+
+    check: Check
+    library: str
+    status: str
+    detail: str = ""
+    printed: str = ""
+
+
+def load(path: Path, library: str = "minitorch_hooks") -> types.ModuleType:
+    """Run an exercise file as a module; with ``library="torch"``, on real PyTorch.
+
+    The module is not named ``__main__``, so the file's ``if __name__ == "__main__":``
+    cells (the demonstrations) do not run. Errors in the file propagate.
+    """
+    source = path.read_text(encoding="utf-8")
+    if library == "torch":
+        source = source.replace(TORCH_IMPORT, "import torch")
+    name = f"_exercise_{path.stem}_{library}"
+    module = types.ModuleType(name)
+    module.__file__ = str(path)
+    sys.modules[name] = module  # dataclasses and pickling look classes up there
+    exec(compile(source, str(path), "exec"), module.__dict__)
+    return module
+
+
+def library_name(torch: types.ModuleType) -> str:
+    """How a report names the library a check ran with."""
+    return "PyTorch" if torch.__name__ == "torch" else "minitorch_hooks"
+
+
+def run_check(check: Check, module: types.ModuleType, torch: types.ModuleType,
+              number: int) -> Result:
+    """Run one check of exercise ``number`` on ``module``, quietly, and say how it went."""
+    library = library_name(torch)
+    printed = io.StringIO()
+
+    def failed(detail: str) -> Result:
+        return Result(check, library, "fail", detail, printed.getvalue())
+
+    try:
+        with contextlib.redirect_stdout(printed), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            check.function(module, torch)
+    except CheckFailed as failure:
+        return failed(str(failure))
+    except NotImplementedError as error:
+        if str(error).startswith(f"Exercise {number}, step"):
+            return Result(check, library, "todo", str(error), printed.getvalue())
+        return failed(describe_error(error, module.__file__))
+    except Exception as error:  # noqa: BLE001 - any error in the learner's code is a result
+        return failed(describe_error(error, module.__file__))
+    return Result(check, library, "pass", printed=printed.getvalue())
+
+
+def describe_error(error: BaseException, filename: str) -> str:
+    """``Type: message``, and the last line of the file ``filename`` (the learner's) that
+    the error went through: where to look first."""
+    text = f"{type(error).__name__}: {error}"
+    in_file = [frame for frame in traceback.extract_tb(error.__traceback__)
+               if frame.filename == filename]
+    if in_file:
+        text += f" (line {in_file[-1].lineno}, in {in_file[-1].name})"
+    return text
+
+
+def run_exercise(number: int, checks: Checks, path: Path) -> list[Result]:
+    """Every check of exercise ``number`` on the file at ``path``, with minitorch_hooks;
+    each comparison is followed by its run with real PyTorch (a skip without it)."""
+    import minitorch_hooks
+
+    module = load(path)
+    torch = on_torch = None
+    if any(check.compare_with_pytorch for check in checks):
+        try:
+            torch = importlib.import_module("torch")
+        except ImportError:
+            pass  # the comparisons are reported as skipped
+        else:
+            on_torch = load(path, "torch")
+    results = []
+    for check in checks:
+        results.append(run_check(check, module, minitorch_hooks, number))
+        if check.compare_with_pytorch:
+            results.append(Result(check, "PyTorch", "skip", PYTORCH_MISSING)
+                           if torch is None else run_check(check, on_torch, torch, number))
+    return results

@@ -1,0 +1,425 @@
+"""The tutorial exercises are honest, and ``minitorch-hooks start`` / ``check`` work.
+
+Honest means: every check passes on the reference solution and fails on the untouched
+starter file, where it reaches a gap that still raises ``NotImplementedError``; with the
+gaps of steps 1..K filled in, exactly the checks of steps 1..K pass, so no check depends
+on a later step. The starter is the solution with its gaps emptied
+(``tests/exercise_gaps.py``), character for character. The solutions also run on real
+PyTorch, with their ``import minitorch_hooks as torch`` line swapped for ``import torch``:
+what the exercises teach is PyTorch's behaviour. Each exercise file also runs as a script,
+which is how its notebook cells run, and one is converted and executed as a notebook.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import runpy
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from exercise_gaps import GAP_START, fill, split_gaps, starter_text
+from harness import real_torch
+
+import minitorch_hooks
+from minitorch_hooks.__main__ import main
+from minitorch_hooks.tutorials import EXERCISE_FOLDERS, EXERCISES
+from minitorch_hooks.tutorials.checking import TORCH_IMPORT, load, run_check
+
+IDS = [exercise.name for exercise in EXERCISES]
+CHECKS = [(exercise, check) for exercise in EXERCISES for check in exercise.checks()]
+CHECK_IDS = [f"{exercise.name}-step{check.step}-{check.function.__name__}"
+             for exercise, check in CHECKS]
+
+
+def results(exercise, path, torch=minitorch_hooks, library="minitorch_hooks"):
+    module = load(path, library)
+    return [run_check(check, module, torch, exercise.number) for check in exercise.checks()]
+
+
+# -- the layout --------------------------------------------------------------------------
+def test_the_exercises_are_numbered_folders_in_order():
+    assert len(EXERCISES) >= 10
+    for exercise in EXERCISES:
+        assert exercise.name.startswith(f"ex{exercise.number:02d}_")
+        for path in (exercise.text, exercise.starter, exercise.solution,
+                     exercise.folder / "checks.py"):
+            assert path.is_file(), path
+    folders = {path.name for path in EXERCISES[0].folder.parent.glob("ex*_*") if path.is_dir()}
+    assert folders == set(EXERCISE_FOLDERS)
+
+
+def test_the_top_level_tutorials_folder_is_the_package_s():
+    linked = Path(__file__).parents[1] / "tutorials"
+    assert linked.resolve() == EXERCISES[0].folder.parent.resolve()
+
+
+def test_the_index_lists_every_exercise():
+    index = (EXERCISES[0].folder.parent / "README.md").read_text(encoding="utf-8")
+    for exercise in EXERCISES:
+        assert (f"| {exercise.number} | [{exercise.title}]({exercise.name}/README.md) | "
+                f"`{exercise.starter.name}` |") in index
+
+
+@pytest.mark.parametrize("exercise", EXERCISES, ids=IDS)
+def test_the_text_names_the_file_the_functions_and_the_command(exercise):
+    text = exercise.text.read_text(encoding="utf-8")
+    assert text.startswith(f"# Exercise {exercise.number}: {exercise.title}\n")
+    assert f"**File:** `{exercise.starter.name}`" in text
+    assert "**fill in:**" in text
+    assert f"`minitorch-hooks check {exercise.number}`" in text
+
+
+@pytest.mark.parametrize("exercise", EXERCISES, ids=IDS)
+def test_the_starter_is_the_solution_with_its_gaps_emptied(exercise):
+    assert exercise.starter.read_text(encoding="utf-8") == starter_text(exercise), (
+        "the starter differs from its solution outside the gaps: after editing "
+        "solution.py, run 'python tests/exercise_gaps.py'")
+
+
+@pytest.mark.parametrize("exercise", EXERCISES, ids=IDS)
+def test_every_step_has_a_gap_and_checks_in_order(exercise):
+    steps = {step for step, _ in split_gaps(exercise.solution.read_text(encoding="utf-8"))
+             if step is not None}
+    checked = [check.step for check in exercise.checks()]
+    assert checked == sorted(checked)
+    assert steps == set(checked) == set(range(1, max(steps) + 1))
+    for check in exercise.checks():
+        assert check.title and check.hint
+
+
+@pytest.mark.parametrize("exercise", EXERCISES, ids=IDS)
+def test_the_files_are_notebooks_whose_code_cells_stand_alone(exercise):
+    """Jupytext's percent format: ``# %%`` starts a code cell, ``# %% [markdown]`` a
+    text cell. Each code cell must compile by itself (a cell boundary inside a class
+    would not), and the last one is the demonstration, run only as ``__main__``."""
+    for path in (exercise.starter, exercise.solution):
+        text = path.read_text(encoding="utf-8")
+        assert text.startswith("# %% [markdown]\n")
+        cells = re.split(r"^# %%(.*)\n", text, flags=re.MULTILINE)[1:]
+        code = [body for kind, body in zip(cells[::2], cells[1::2]) if kind == ""]
+        assert len(code) >= 2
+        for body in code:
+            compile(body, str(path), "exec")
+        assert code[-1].lstrip().startswith('if __name__ == "__main__":')
+
+
+# -- honesty -------------------------------------------------------------------------------
+@pytest.mark.parametrize(("exercise", "check"), CHECKS, ids=CHECK_IDS)
+def test_the_check_passes_on_the_solution(exercise, check):
+    result = run_check(check, load(exercise.solution), minitorch_hooks, exercise.number)
+    assert (result.status, result.detail) == ("pass", "")
+
+
+@pytest.mark.parametrize(("exercise", "check"), CHECKS, ids=CHECK_IDS)
+def test_the_check_passes_on_the_solution_run_on_pytorch(exercise, check):
+    torch = real_torch()
+    result = run_check(check, load(exercise.solution, "torch"), torch, exercise.number)
+    assert (result.status, result.detail) == ("pass", "")
+
+
+@pytest.mark.parametrize("exercise", EXERCISES, ids=IDS)
+def test_every_check_fails_on_the_untouched_starter(exercise):
+    for result in results(exercise, exercise.starter):
+        assert result.status == "todo", (result.check.title, result.detail)
+        assert re.fullmatch(rf"Exercise {exercise.number}, step \d+: .+", result.detail)
+
+
+@pytest.mark.parametrize("exercise", EXERCISES, ids=IDS)
+def test_filling_steps_one_by_one_passes_their_checks_and_no_others(exercise, tmp_path):
+    solution = exercise.solution.read_text(encoding="utf-8")
+    last = max(check.step for check in exercise.checks())
+    for done in range(1, last):
+        path = tmp_path / f"{exercise.name}_to_step{done}.py"
+        path.write_text(fill(exercise, solution, lambda step, done=done: step <= done))
+        for result in results(exercise, path):
+            expected = "pass" if result.check.step <= done else "todo"
+            assert result.status == expected, (done, result.check.title, result.detail)
+
+
+@pytest.mark.parametrize("exercise", EXERCISES, ids=IDS)
+def test_each_gap_of_the_starter_raises_with_the_exercise_s_name(exercise):
+    pieces = split_gaps(exercise.starter.read_text(encoding="utf-8"))
+    for index, (step, text) in enumerate(pieces):
+        if step is not None:
+            marker = GAP_START.match(pieces[index - 1][1].splitlines()[-1])
+            assert " ".join(text.split()) == (
+                f'raise NotImplementedError( "Exercise {exercise.number}, step {step}: '
+                f'{marker["task"]}")')
+
+
+# -- as scripts and notebooks ----------------------------------------------------------------
+# Exercise 6's demonstration shows this warning on purpose (its first layer's input needs
+# no gradient); the tests do not need to see it.
+quiet = pytest.mark.filterwarnings("ignore:Full backward hook is firing")
+
+
+@quiet
+@pytest.mark.parametrize("exercise", EXERCISES, ids=IDS)
+def test_the_solution_runs_as_a_script(exercise, tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    runpy.run_path(str(exercise.solution), run_name="__main__")
+    assert capsys.readouterr().out.strip()
+
+
+@pytest.mark.parametrize("exercise", EXERCISES, ids=IDS)
+def test_the_starter_run_as_a_script_stops_at_a_gap(exercise, tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(NotImplementedError, match=rf"^Exercise {exercise.number}, step"):
+        runpy.run_path(str(exercise.starter), run_name="__main__")
+
+
+@quiet
+@pytest.mark.parametrize("exercise", [e for e in EXERCISES
+                                      if TORCH_IMPORT in e.solution.read_text()],
+                         ids=lambda e: e.name)
+def test_the_solution_runs_unchanged_on_pytorch(exercise, tmp_path, monkeypatch, capsys):
+    real_torch()
+    script = tmp_path / "on_pytorch.py"
+    script.write_text(exercise.solution.read_text().replace(TORCH_IMPORT, "import torch"))
+    monkeypatch.chdir(tmp_path)
+    runpy.run_path(str(script), run_name="__main__")
+    assert "Traceback" not in capsys.readouterr().out
+
+
+
+TRAINING = EXERCISES[3]
+
+
+def test_the_training_exercise_draws_a_progress_bar_and_saves_its_plots(
+        tmp_path, monkeypatch, capsys):
+    pytest.importorskip("matplotlib", reason="matplotlib is not installed")
+    monkeypatch.chdir(tmp_path)
+    runpy.run_path(str(TRAINING.solution), run_name="__main__")
+    out = capsys.readouterr().out
+    assert "\rlr 0.1  [##############################] 15/15  loss" in out
+    plots = sorted(path.name for path in tmp_path.glob("*.png"))
+    assert plots == ["ex04_accuracy.png", "ex04_dead_units.png", "ex04_mean_activation.png"]
+    assert all(path.stat().st_size > 10_000 for path in tmp_path.glob("*.png"))
+
+
+def test_without_matplotlib_the_plots_are_skipped_with_a_message(
+        tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib now fails
+    monkeypatch.setitem(sys.modules, "matplotlib.figure", None)
+    runpy.run_path(str(TRAINING.solution), run_name="__main__")
+    out = capsys.readouterr().out
+    assert "(no plot of 'dead ReLU units': matplotlib is not installed" in out
+    assert not list(tmp_path.glob("*.png"))
+
+
+def test_the_training_exercise_runs_as_a_jupyter_notebook(tmp_path):
+    jupytext = pytest.importorskip("jupytext", reason="jupytext is not installed")
+    nbclient = pytest.importorskip("nbclient", reason="nbclient is not installed")
+    pytest.importorskip("ipykernel", reason="ipykernel is not installed")
+    pytest.importorskip("matplotlib", reason="matplotlib is not installed")
+    notebook = jupytext.read(TRAINING.solution, fmt="py:percent")
+    assert [cell.cell_type for cell in notebook.cells][:2] == ["markdown", "code"]
+    nbclient.NotebookClient(notebook, kernel_name="python3", timeout=120,
+                            resources={"metadata": {"path": str(tmp_path)}}).execute()
+    outputs = [output for cell in notebook.cells if cell.cell_type == "code"
+               for output in cell.get("outputs", [])]
+    assert not [output for output in outputs if output.output_type == "error"]
+    images = [output for output in outputs if "image/png" in output.get("data", {})]
+    assert len(images) == 3
+    assert any("15/15" in output.get("text", "") for output in outputs)
+
+
+# -- minitorch-hooks start / check ------------------------------------------------------------
+FIRST = EXERCISES[0]
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def run(capsys, *argv):
+    """``main(argv)``'s exit code and what it printed on stdout and stderr."""
+    code = main(list(argv))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+class Terminal(io.StringIO):
+    """A stdout that says it is a UTF-8 terminal, as a person's shell would."""
+
+    encoding = "utf-8"
+
+    def isatty(self):
+        return True
+
+
+@pytest.fixture
+def workdir(tmp_path, monkeypatch):
+    """An empty current directory, where a learner would work."""
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def test_check_on_the_untouched_starter_reports_every_step_as_not_done(capsys, workdir):
+    code, out, err = run(capsys, "check", "1")
+    assert (code, err) == (1, "")
+    lines = out.splitlines()
+    assert lines[0] == f"Exercise 1: {FIRST.title}"
+    assert lines[1] == (f"checking {FIRST.starter} (the starter in place; "
+                        "'minitorch-hooks start 1' copies it here for you to edit)")
+    steps = [line for line in lines if line.startswith("  TODO step ")]
+    assert len(steps) == len(FIRST.checks())
+    assert steps[0] == "  TODO step 1: register_hook keeps each hook under its handle's id: " \
+                       "not done yet"
+    assert "      next: Exercise 1, step 1: store the hook under a new handle's id" in lines
+    assert sum(line.startswith("      hint: ") for line in lines) == 1  # the first only
+    assert lines[-2] == f"  0 of {len(FIRST.checks())} checks pass (5 not done yet)."
+    assert not ANSI.search(out) and "✓" not in out
+
+
+def test_check_solution_passes_and_says_which_file_it_checked(capsys, workdir):
+    code, out, _ = run(capsys, "check", "5", "--solution")
+    assert code == 0
+    assert f"checking {EXERCISES[4].solution} (the reference solution)" in out
+    assert out.count("  PASS step ") == len(EXERCISES[4].checks())
+    assert f"All {len(EXERCISES[4].checks())} checks pass." in out
+
+
+def test_check_all_solutions_pass_with_the_pytorch_comparisons(capsys, workdir):
+    real_torch()
+    code, out, _ = run(capsys, "check", "--all", "--solution")
+    assert code == 0
+    assert out.rstrip().endswith(f"{len(EXERCISES)} of {len(EXERCISES)} exercises pass "
+                                 "every check.")
+    assert "(vs PyTorch)" in out and "FAIL" not in out and "SKIP" not in out
+
+
+def test_without_pytorch_the_comparisons_are_skipped_on_one_line(capsys, workdir, monkeypatch):
+    monkeypatch.setitem(sys.modules, "torch", None)  # import torch now fails
+    code, out, _ = run(capsys, "check", "11", "--solution")
+    assert code == 0
+    compared = len(EXERCISES[10].checks())
+    assert out.count("(vs minitorch_hooks)") == compared and "(vs PyTorch)" not in out
+    assert (f"  SKIP {compared} checks skipped: real PyTorch is not installed (pip install "
+            "'minitorch-hooks[conformance]' to compare with it)") in out
+    assert f"All {compared} checks pass; {compared} skipped." in out
+
+
+def test_check_all_on_the_starters_fails(capsys, workdir):
+    code, out, _ = run(capsys, "check", "--all")
+    assert code == 1
+    assert out.count("checking ") == len(EXERCISES)
+    assert out.rstrip().endswith(f"0 of {len(EXERCISES)} exercises pass every check.")
+
+
+def test_start_copies_the_starter_and_never_overwrites(capsys, workdir):
+    code, out, err = run(capsys, "start", "3")
+    copy = workdir / EXERCISES[2].starter.name
+    assert (code, err) == (0, "")
+    assert copy.read_bytes() == EXERCISES[2].starter.read_bytes()
+    assert "    minitorch-hooks check 3" in out and str(EXERCISES[2].text) in out
+    copy.write_text("# my work\n")
+    code, out, err = run(capsys, "start", "3")
+    assert (code, out) == (1, "")
+    assert "already here" in err and "never overwrites" in err
+    assert copy.read_text() == "# my work\n"
+
+
+def learner_copy(workdir, exercise, text):
+    path = workdir / exercise.starter.name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_check_uses_the_copy_here_and_reports_each_step(capsys, workdir):
+    solution = FIRST.solution.read_text(encoding="utf-8")
+    learner_copy(workdir, FIRST, fill(FIRST, solution, lambda step: step <= 2))
+    code, out, _ = run(capsys, "check", "1")
+    assert code == 1
+    assert (f"checking {FIRST.starter.name} (your copy, in the current directory)"
+            in out.splitlines())
+    assert out.count("  PASS step 1:") == 1 and out.count("  PASS step 2:") == 3
+    assert "  TODO step 3: handle.remove() takes the hook out, and twice is harmless: " \
+           "not done yet" in out
+    assert "  4 of 5 checks pass (1 not done yet)." in out
+    learner_copy(workdir, FIRST, solution)
+    assert run(capsys, "check", "1")[0] == 0
+
+
+def test_a_wrong_step_fails_with_the_reason_a_hint_and_what_it_printed(capsys, workdir):
+    # The seed article's version: `if result:` ignores a hook that returns 0.
+    wrong = FIRST.solution.read_text(encoding="utf-8").replace(
+        "                if result is not None:\n",
+        "                print('result', result)\n                if result:\n")
+    learner_copy(workdir, FIRST, wrong)
+    code, out, _ = run(capsys, "check", "1")
+    assert code == 1
+    lines = out.splitlines()
+    failed = lines.index("  FAIL step 2: a result that is not None replaces the value, "
+                         "even 0")
+    assert lines[failed + 1].startswith("      the second hook saw [10, 9], expected [0, -1]")
+    assert any(line.startswith("      hint: test the hook's result with 'is not None'")
+               for line in lines[failed:])
+    assert "      your code printed:" in lines and "        result 0" in lines
+    assert "  4 of 5 checks pass (1 failed)." in lines
+
+
+def test_an_error_names_the_line_of_the_learner_s_file(capsys, workdir):
+    broken = FIRST.solution.read_text(encoding="utf-8").replace(
+        "self.hooks.pop(self.id, None)", "del self.hooks[self.id]")
+    learner_copy(workdir, FIRST, broken)
+    code, out, _ = run(capsys, "check", "1")
+    line = broken.splitlines().index("        del self.hooks[self.id]") + 1
+    assert code == 1
+    assert re.search(rf"^      KeyError: \d+ \(line {line}, in remove\)$", out, re.MULTILINE)
+
+
+def test_a_file_that_does_not_load_is_reported(capsys, workdir):
+    learner_copy(workdir, FIRST, "def broken(:\n")
+    code, out, _ = run(capsys, "check", "1")
+    assert code == 1
+    assert f"  FAIL could not run {FIRST.starter.name}: SyntaxError" in out
+
+
+def test_in_the_exercise_s_folder_the_starter_is_the_starter(capsys, monkeypatch):
+    monkeypatch.chdir(FIRST.folder)
+    _, out, _ = run(capsys, "check", "1")
+    assert f"checking {FIRST.starter.name} (the starter in place;" in out
+
+
+def test_on_a_terminal_the_report_has_symbols_and_colour(monkeypatch, workdir):
+    for no_color in (False, True):
+        terminal = Terminal()
+        monkeypatch.setattr(sys, "stdout", terminal)
+        main(["check", "1", "--solution"] + (["--no-color"] if no_color else []))
+        out = terminal.getvalue()
+        assert ("✓ step 1:" in ANSI.sub("", out) and bool(ANSI.search(out))) is not no_color
+        assert ("PASS step 1:" in out) is no_color
+    monkeypatch.setenv("NO_COLOR", "1")
+    terminal = Terminal()
+    monkeypatch.setattr(sys, "stdout", terminal)
+    main(["check", "1"])
+    assert "TODO step 1:" in terminal.getvalue() and not ANSI.search(terminal.getvalue())
+
+
+def test_check_list_names_every_exercise_and_its_file(capsys):
+    code, out, _ = run(capsys, "check", "--list")
+    lines = out.splitlines()
+    assert code == 0
+    for exercise, line in zip(EXERCISES, lines):
+        assert line.startswith(f"{exercise.number:2}. {exercise.title}")
+        assert line.endswith(exercise.starter.name)
+    assert f"Their texts and files: {FIRST.folder.parent}" in lines
+
+
+@pytest.mark.parametrize("argv", [["check"], ["check", "0"], ["check", "12"],
+                                  ["check", "1", "--all"], ["start"], ["start", "12"],
+                                  ["check", "--list", "--solution", "--all"]])
+def test_usage_errors_exit_2(capsys, argv):
+    code, out, err = run(capsys, *argv)
+    assert (code, out) == (2, "")
+    assert "error:" in err
+
+
+def test_check_runs_as_a_learner_would_type_it(tmp_path):
+    done = subprocess.run([sys.executable, "-m", "minitorch_hooks", "check", "2",
+                           "--solution"], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=120, check=False)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert "PASS step 4: guard registers the validator, then the standardiser" in done.stdout
