@@ -15,12 +15,11 @@ See https://pytorch.org/docs/stable/generated/torch.optim.Adam.html
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import Any
 
 from .._creation import tensor, zeros_like
 from .._tensor import Tensor
-from ..autograd.grad_mode import enable_grad, no_grad
 from .optimizer import Optimizer
 
 
@@ -41,20 +40,8 @@ class Adam(Optimizer):
         defaults = {"lr": lr, "betas": betas, "eps": eps, "weight_decay": weight_decay}
         super().__init__(params, defaults)
 
-    @no_grad()
-    def step(self, closure: Callable[[], Any] | None = None) -> Any:
-        loss = None
-        if closure is not None:
-            with enable_grad():
-                loss = closure()
-        for group in self.param_groups:
-            beta1, beta2 = group["betas"]
-            for param in group["params"]:
-                if param.grad is not None:
-                    self._update(param, group, beta1, beta2)
-        return loss
-
-    def _update(self, param: Tensor, group: dict[str, Any], beta1: float, beta2: float) -> None:
+    def _update(self, param: Tensor, group: dict[str, Any]) -> None:
+        beta1, beta2 = group["betas"]
         state = self.state[param]
         if not state:  # created lazily, at a parameter's first step
             state["step"] = tensor(0.0)

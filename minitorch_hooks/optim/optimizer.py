@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from .._tensor import Tensor
+from ..autograd.grad_mode import enable_grad, no_grad
 from ..nn.modules.module import _typename
 
 
@@ -80,9 +81,22 @@ class Optimizer:
                         param.grad.requires_grad_(False)
                     param.grad.zero_()
 
+    @no_grad()
     def step(self, closure: Callable[[], Any] | None = None) -> Any:
         """Update every parameter that has a ``.grad``. ``closure``, if given, recomputes
         the loss (with gradients enabled) and its result is returned."""
+        loss = None
+        if closure is not None:
+            with enable_grad():
+                loss = closure()
+        for group in self.param_groups:
+            for param in group["params"]:
+                if param.grad is not None:
+                    self._update(param, group)
+        return loss
+
+    def _update(self, param: Tensor, group: dict[str, Any]) -> None:
+        """One parameter's update: what each optimiser defines."""
         raise NotImplementedError
 
     def __repr__(self) -> str:

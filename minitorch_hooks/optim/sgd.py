@@ -15,11 +15,10 @@ See https://pytorch.org/docs/stable/generated/torch.optim.SGD.html
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import Any
 
 from .._tensor import Tensor
-from ..autograd.grad_mode import enable_grad, no_grad
 from .optimizer import Optimizer
 
 
@@ -39,27 +38,17 @@ class SGD(Optimizer):
                     "weight_decay": weight_decay, "nesterov": nesterov}
         super().__init__(params, defaults)
 
-    @no_grad()
-    def step(self, closure: Callable[[], Any] | None = None) -> Any:
-        loss = None
-        if closure is not None:
-            with enable_grad():
-                loss = closure()
-        for group in self.param_groups:
-            lr, momentum = group["lr"], group["momentum"]
-            for param in group["params"]:
-                if param.grad is None:
-                    continue
-                grad = param.grad
-                if group["weight_decay"] != 0:
-                    grad = grad.add(param, alpha=group["weight_decay"])
-                if momentum != 0:
-                    state = self.state[param]
-                    buf = state.get("momentum_buffer")
-                    if buf is None:
-                        buf = state["momentum_buffer"] = grad.detach().clone()
-                    else:
-                        buf.mul_(momentum).add_(grad, alpha=1 - group["dampening"])
-                    grad = grad.add(buf, alpha=momentum) if group["nesterov"] else buf
-                param.add_(grad, alpha=-lr)
-        return loss
+    def _update(self, param: Tensor, group: dict[str, Any]) -> None:
+        grad = param.grad
+        if group["weight_decay"] != 0:
+            grad = grad.add(param, alpha=group["weight_decay"])
+        momentum = group["momentum"]
+        if momentum != 0:
+            state = self.state[param]
+            buf = state.get("momentum_buffer")
+            if buf is None:
+                buf = state["momentum_buffer"] = grad.detach().clone()
+            else:
+                buf.mul_(momentum).add_(grad, alpha=1 - group["dampening"])
+            grad = grad.add(buf, alpha=momentum) if group["nesterov"] else buf
+        param.add_(grad, alpha=-group["lr"])
