@@ -140,10 +140,11 @@ def _float32(x: Any) -> Any:
 def div(input: Any, other: Any) -> Tensor:
     """True division: integers (and bools) divide in float32, the default dtype, as in
     PyTorch."""
-    if _is_floating(input) or _is_floating(other):
-        data = _binary(input, other, np.true_divide)
-    else:
-        data = _binary(_float32(input), _float32(other), np.true_divide)
+    with np.errstate(divide="ignore", invalid="ignore"):  # x/0 is inf or nan, silently
+        if _is_floating(input) or _is_floating(other):
+            data = _binary(input, other, np.true_divide)
+        else:
+            data = _binary(_float32(input), _float32(other), np.true_divide)
     return record(data, DivBackward0, (input, other), saved=(saved_for(input, other), other))
 
 
@@ -157,7 +158,9 @@ class ReciprocalBackward0(Node):
 
 def reciprocal(input: Tensor) -> Tensor:
     data = input._data if input._data.dtype.kind == "f" else input._data.astype(np.float32)
-    return record(1 / data, ReciprocalBackward0, (input,), save_output=True)
+    with np.errstate(divide="ignore"):  # 1/0 is inf, silently, as in PyTorch
+        result = 1 / data
+    return record(result, ReciprocalBackward0, (input,), save_output=True)
 
 
 def _rdiv(self: Tensor, other: Any) -> Tensor:

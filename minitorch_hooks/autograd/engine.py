@@ -73,33 +73,37 @@ def run_backward(
                 heapq.heappush(ready, (-node._sequence_nr, next(tie), node))
 
     deliver(root_edges, root_grads)
-    while ready:
-        node = heapq.heappop(ready)[2]
-        grads = buffers.pop(node)
-        if node._tensor_pre_hooks or node._retains_grad_hooks or isinstance(node, AccumulateGrad):
-            grads = _call_tensor_pre_hooks(node, grads)  # (most nodes have no such hooks)
-        if needed is not None:  # autograd.grad: pick up gradients, run only what leads there
-            for output_nr, index in captures.get(node, ()):
-                captured[index] = grads[output_nr]
-            if node not in needed:
+    # Like PyTorch, a backward formula that divides by zero or overflows gives inf/nan
+    # silently; NumPy would warn.
+    with np.errstate(all="ignore"):
+        while ready:
+            node = heapq.heappop(ready)[2]
+            grads = buffers.pop(node)
+            has_tensor_hooks = node._tensor_pre_hooks or node._retains_grad_hooks
+            if has_tensor_hooks or isinstance(node, AccumulateGrad):  # (most nodes have none)
+                grads = _call_tensor_pre_hooks(node, grads)
+            if needed is not None:  # autograd.grad: pick up gradients, run only what leads there
+                for output_nr, index in captures.get(node, ()):
+                    captured[index] = grads[output_nr]
+                if node not in needed:
+                    continue
+            if node._pre_hooks:
+                grads = list(call_hooks(node._pre_hooks.items(), tuple(_wrap_all(grads)),
+                                        _node_hook_caller(grads, "pre"), site="node pre-hook",
+                                        owner=node))
+                grads = _unwrap_all(grads)
+            if isinstance(node, AccumulateGrad):
+                _accumulate(node.variable, grads[0])
                 continue
-        if node._pre_hooks:
-            grads = list(call_hooks(node._pre_hooks.items(), tuple(_wrap_all(grads)),
-                                    _node_hook_caller(grads, "pre"), site="node pre-hook",
-                                    owner=node))
-            grads = _unwrap_all(grads)
-        if isinstance(node, AccumulateGrad):
-            _accumulate(node.variable, grads[0])
-            continue
-        grad_inputs = _apply(node, grads)
-        if node._post_hooks:
-            grad_inputs = _unwrap_all(call_hooks(
-                node._post_hooks.items(), tuple(_wrap_all(grad_inputs)),
-                _node_hook_caller(grad_inputs, "post", tuple(_wrap_all(grads))),
-                site="node hook", owner=node))
-        if not retain_graph and node._saved:
-            node._saved = None  # free the saved tensors; a second backward finds them gone
-        deliver(node.next_functions, grad_inputs)
+            grad_inputs = _apply(node, grads)
+            if node._post_hooks:
+                grad_inputs = _unwrap_all(call_hooks(
+                    node._post_hooks.items(), tuple(_wrap_all(grad_inputs)),
+                    _node_hook_caller(grad_inputs, "post", tuple(_wrap_all(grads))),
+                    site="node hook", owner=node))
+            if not retain_graph and node._saved:
+                node._saved = None  # free the saved tensors; a second backward finds them gone
+            deliver(node.next_functions, grad_inputs)
 
     if inputs is None:
         return None

@@ -519,3 +519,18 @@ def test_detach_in_place():
         return y.requires_grad, y.is_leaf, y.grad_fn
 
     assert_same_outcome(scenario)
+
+
+@pytest.mark.parametrize("op", ["sqrt", "log", "reciprocal"])
+def test_backward_through_a_division_by_zero_gives_inf_without_a_warning(op):
+    def scenario(torch):
+        x = torch.tensor([0.0, 1.0], requires_grad=True)
+        getattr(x, op)().sum().backward()
+        return x.grad
+
+    assert_same_outcome(scenario)
+
+
+def test_division_by_zero_gives_inf_and_nan_without_a_warning():
+    assert_same_outcome(lambda torch: (torch.ones(2) / torch.zeros(2),
+                                       torch.zeros(2) / torch.zeros(2), 2 / torch.zeros(1)))
