@@ -1,0 +1,123 @@
+"""The site's pictures, drawn at build time from the pages' own code.
+
+Each picture belongs to a page. The build runs that page's Python blocks (as the tests
+do, with :class:`docs_tools.blocks.PageRun`) and hands the namespace they leave behind to
+a drawing function, so a picture always shows what the page's code computes today and
+cannot go stale. Plots are drawn with matplotlib (the ``docs`` extra); hook timelines are
+drawn by ``minitorch_hooks.trace``.
+
+``PICTURES`` maps the picture's path in the site to its page and its drawing function;
+``docs_tools/hooks.py`` adds them to the build as generated files.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+from collections.abc import Callable
+from typing import Any
+
+from .blocks import DOCS, PageRun
+
+Namespace = dict[str, Any]
+
+
+def _figure_svg(figure: Any) -> str:
+    """A matplotlib figure as SVG text, byte for byte the same on every build."""
+    import matplotlib.pyplot as plt
+
+    out = io.StringIO()
+    figure.savefig(out, format="svg", bbox_inches="tight", metadata={"Date": None})
+    plt.close(figure)
+    return out.getvalue()
+
+
+def _pyplot() -> Any:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    matplotlib.rcParams["svg.hashsalt"] = "minitorch_hooks"  # stable ids inside the SVG
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def activation_frequency(page: Namespace) -> str:
+    """One bar per ReLU unit: how often it fired; dead units (never) shaded red."""
+    plt = _pyplot()
+    frequency = page["frequency"]
+    figure, axes = plt.subplots(1, len(frequency), figsize=(9, 2.8), sharey=True)
+    for ax, (name, values) in zip(axes, frequency.items()):
+        ax.bar(range(len(values)), values, color="#1f77b4")
+        dead = [unit for unit, value in enumerate(values) if value == 0]
+        for unit in dead:  # a dead unit has no bar to colour: shade its column instead
+            ax.axvspan(unit - 0.45, unit + 0.45, color="#d62728", alpha=0.25)
+        ax.plot(dead, [0.02] * len(dead), "x", color="#d62728")
+        ax.set_title(f"ReLU {name}: {len(dead)} dead unit(s), in red")
+        ax.set_xlabel("unit")
+        ax.set_xticks(range(len(values)))
+    axes[0].set_ylabel("fraction of samples > 0")
+    axes[0].set_ylim(0, 1)
+    figure.tight_layout()
+    return _figure_svg(figure)
+
+
+def gradient_norms(page: Namespace) -> str:
+    """The norm of each weight's gradient at every training step, on a log scale."""
+    plt = _pyplot()
+    figure, ax = plt.subplots(figsize=(7, 3.2))
+    for name, norms in sorted(page["param_norms"].items()):
+        if name.endswith("weight"):
+            ax.plot(range(len(norms)), norms, label=name)
+    ax.set_yscale("log")
+    ax.set_xlabel("training step")
+    ax.set_ylabel("gradient norm")
+    ax.legend()
+    ax.grid(alpha=0.3)
+    figure.tight_layout()
+    return _figure_svg(figure)
+
+
+def _timeline(roots: tuple, names: dict[str, Any], run: Callable[[], Any]) -> str:
+    """The SVG timeline of every hook that fires while ``run()`` runs; what the page's
+    hooks print is not part of the picture."""
+    import minitorch_hooks
+
+    with contextlib.redirect_stdout(io.StringIO()):
+        with minitorch_hooks.trace(*roots, names=names) as timeline:
+            run()
+    return timeline.svg()
+
+
+def nested_modules_timeline(page: Namespace) -> str:
+    """The hooks of ``explanation/module-call.md``'s nested model, forward and backward."""
+    model, x = page["model"], page["x"]
+    return _timeline((model,), {"x": x}, lambda: model(x).sum().backward())
+
+
+def one_backward_timeline(page: Namespace) -> str:
+    """Every hook of ``explanation/hook-kinds.md``'s single backward pass."""
+    return _timeline((page["layer"],), {"x": page["x"]}, page["backward_once"])
+
+
+# picture path in the site -> (page that computes its data, drawing function)
+PICTURES: dict[str, tuple[str, Callable[[Namespace], str]]] = {
+    "assets/plots/activation-frequency.svg":
+        ("how-to/activation-statistics.md", activation_frequency),
+    "assets/plots/gradient-norms.svg": ("how-to/gradient-norms.md", gradient_norms),
+    "assets/traces/nested-modules.svg":
+        ("explanation/module-call.md", nested_modules_timeline),
+    "assets/traces/one-backward.svg": ("explanation/hook-kinds.md", one_backward_timeline),
+}
+
+
+def draw_all() -> dict[str, str]:
+    """Every picture's SVG text by its site path; each page runs once."""
+    namespaces: dict[str, Namespace] = {}
+    pictures = {}
+    for path, (page, draw) in PICTURES.items():
+        if page not in namespaces:
+            with contextlib.redirect_stdout(io.StringIO()):
+                namespaces[page] = PageRun(DOCS / page).run_all()
+        pictures[path] = draw(namespaces[page])
+    return pictures

@@ -1,0 +1,32 @@
+"""``docs/conformance.md`` is what the conformance suite gives today.
+
+The check runs the whole suite once more, against real PyTorch, in a separate process
+(``python -m docs_tools.conformance --check``), and compares the page it would write with
+the committed one. Without PyTorch it skips visibly, like every cross-check.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from docs_support import ROOT
+from harness import real_torch
+
+from docs_tools.conformance import Behaviour
+
+
+def test_the_committed_conformance_page_is_current() -> None:
+    real_torch()
+    check = subprocess.run([sys.executable, "-m", "docs_tools.conformance", "--check"],
+                           cwd=ROOT, capture_output=True, text=True)
+    assert check.returncode == 0, check.stdout + check.stderr
+
+
+def test_a_behaviour_is_reported_by_what_its_cases_did() -> None:
+    assert Behaviour("test_x", "", ["passed", "passed"]).result == "✅ matches"
+    assert Behaviour("test_x", "", ["passed", "failed"]).result == "❌ differs (1 of 2 cases)"
+    assert Behaviour("test_x_deviation", "", ["passed"]).result == "⚖️ deviation, by design"
+    assert Behaviour("test_x_deviation", "", ["failed"]).result.startswith("❌")
+    assert Behaviour("test_x", "", ["skipped"]).result == "not run"
+    assert Behaviour("test_hook_order_deviation", "", []).title == "Hook order"

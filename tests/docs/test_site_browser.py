@@ -1,0 +1,128 @@
+"""The built site in a real browser: headless Debian Chromium, driven by playwright.
+
+The site is built with ``mkdocs build --strict`` (the ``site_dir`` fixture), served from
+127.0.0.1 and loaded like a reader would. Each checked page must render with Material's
+theme (header, tabs, navigation, search box), show its diagram drawn (mermaid's SVG has a
+real size; a build-time SVG picture has loaded), make no request to any other host and
+have no failed request or page error. Typing into the search box must find a page:
+search works offline.
+
+Outside CI the test skips visibly when Chromium or playwright is missing; with
+``CI=true`` it fails instead (``.ci/run`` installs both). ``MTH_SCREENSHOTS=DIR`` saves a
+screenshot of each page there, to look at.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import shutil
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from docs_support import skip_or_fail
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+# Flags for a sandbox-free container, and so that Chromium itself stays quiet on the
+# network; every request the *page* makes is checked below anyway.
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+        "--disable-background-networking", "--disable-component-update",
+        "--disable-default-apps", "--disable-sync", "--no-first-run",
+        "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"]
+
+# page -> CSS selector of the diagram it must show drawn
+PAGES = {
+    "": "div.mermaid",                                   # the start page
+    "explanation/module-call/": "div.mermaid",
+    "explanation/hook-kinds/": "img[src$='one-backward.svg']",
+    "how-to/activation-statistics/": "img[src$='activation-frequency.svg']",
+}
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.fixture(scope="module")
+def base_url(site_dir: Path) -> Iterator[str]:
+    handler = functools.partial(_QuietHandler, directory=str(site_dir))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/"
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        skip_or_fail("playwright is not installed: pip install -e '.[docs]'")
+    if not Path(CHROMIUM).exists():
+        skip_or_fail("Chromium is not installed: apt-get install chromium")
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.mark.parametrize("page_path", list(PAGES), ids=lambda p: p or "start page")
+def test_page_renders_offline_with_theme_navigation_and_diagram(
+        browser, base_url: str, page_path: str) -> None:
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    requests, failed, errors = [], [], []
+    page.on("request", lambda request: requests.append(request.url))
+    page.on("requestfailed", lambda request: failed.append(request.url))
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(base_url + page_path, wait_until="networkidle")
+    if os.environ.get("MTH_SCREENSHOTS"):
+        name = (page_path.strip("/").replace("/", "-") or "start") + ".png"
+        page.screenshot(path=str(Path(os.environ["MTH_SCREENSHOTS"]) / name))
+
+    # Material's theme, tabs, side navigation and search box are there and visible.
+    assert page.locator("header.md-header").is_visible()
+    assert page.locator(".md-tabs").is_visible()
+    assert page.locator("nav.md-nav--primary").count() >= 1
+    assert page.locator(".md-search__input").count() == 1
+    assert page.locator("link[href*='assets/stylesheets/main']").count() == 1
+    # The diagram is drawn: mermaid replaced its source with an SVG of real size, or the
+    # build-time picture loaded.
+    diagram = page.locator(PAGES[page_path]).first
+    diagram.scroll_into_view_if_needed()
+    page.wait_for_function(
+        "selector => { const e = document.querySelector(selector);"
+        " return e && e.getBoundingClientRect().height > 40"
+        " && (e.tagName !== 'IMG' || (e.complete && e.naturalWidth > 0)); }",
+        arg=PAGES[page_path], timeout=15000)
+    if PAGES[page_path].startswith("div.mermaid"):
+        assert "graph" not in diagram.inner_text()[:40], "mermaid source shown as text"
+
+    if os.environ.get("MTH_SCREENSHOTS"):
+        name = (page_path.strip("/").replace("/", "-") or "start") + "-diagram.png"
+        page.screenshot(path=str(Path(os.environ["MTH_SCREENSHOTS"]) / name))
+    page.close()
+    outside = [url for url in requests if not url.startswith(base_url)]
+    assert not outside, f"requests to other hosts: {outside}"
+    assert not failed, f"failed requests: {failed}"
+    assert not errors, f"errors in the page: {errors}"
+
+
+def test_search_works_offline(browser, base_url: str) -> None:
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    requests = []
+    page.on("request", lambda request: requests.append(request.url))
+    page.goto(base_url, wait_until="networkidle")
+    search = page.locator(".md-search__input")
+    search.click()
+    search.press_sequentially("prepend", delay=30)  # typed, as a reader would
+    result = page.locator(".md-search-result__item").first
+    result.wait_for(timeout=15000)
+    assert "Inside Module.__call__" in page.locator(".md-search-result").inner_text()
+    page.close()
+    assert all(url.startswith(base_url) for url in requests), requests

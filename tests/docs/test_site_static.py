@@ -1,0 +1,87 @@
+"""The built site asks no outside host for anything, checked in the HTML and CSS alone.
+
+The browser test sees the requests a page really makes; this audit needs no browser and
+covers every page: no ``<script>``, stylesheet, image, frame or font from another host,
+no ``import("https://...")`` in an inline script, no remote ``url(...)`` in the CSS. Links
+(``<a href>``) may point anywhere: following one is the reader's choice, not a request
+made when the page is viewed. The search index must be there, for offline search.
+"""
+
+from __future__ import annotations
+
+import html.parser
+import re
+from pathlib import Path
+
+# Attributes through which a page loads something by itself.
+LOADING = {("script", "src"), ("link", "href"), ("img", "src"), ("iframe", "src"),
+           ("source", "src"), ("source", "srcset"), ("video", "src"), ("audio", "src"),
+           ("embed", "src"), ("object", "data"), ("image", "href")}
+REMOTE = re.compile(r"^(https?:)?//", re.IGNORECASE)
+INLINE_IMPORT = re.compile(r"""import\(\s*["'](https?:)?//""")
+CSS_URL = re.compile(r"""url\(\s*["']?(https?:)?//""", re.IGNORECASE)
+
+
+class _Loads(html.parser.HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.remote: list[str] = []
+        self.inline_scripts: list[str] = []
+        self._in_script = False
+
+    def handle_starttag(self, tag: str, attrs: list) -> None:
+        self._in_script = tag == "script"
+        for name, value in attrs:
+            if (tag, name) in LOADING and value and REMOTE.match(value):
+                # <link rel="canonical"> and friends name a page; they load nothing.
+                rel = dict(attrs).get("rel", "")
+                if tag == "link" and rel not in ("stylesheet", "preload", "preconnect",
+                                                 "icon", "modulepreload", "dns-prefetch"):
+                    continue
+                self.remote.append(f"<{tag} {name}={value}>")
+
+    def handle_data(self, data: str) -> None:
+        if self._in_script:
+            self.inline_scripts.append(data)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "script":
+            self._in_script = False
+
+
+def test_no_page_loads_anything_from_another_host(site_dir: Path) -> None:
+    problems = {}
+    pages = sorted(site_dir.rglob("*.html"))
+    assert len(pages) >= 20
+    for page in pages:
+        parser = _Loads()
+        parser.feed(page.read_text(encoding="utf-8"))
+        found = parser.remote + [f"inline import of {m.group(0)}" for script in
+                                 parser.inline_scripts for m in INLINE_IMPORT.finditer(script)]
+        if found:
+            problems[page.relative_to(site_dir).as_posix()] = found
+    assert not problems, problems
+
+
+def test_no_stylesheet_loads_from_another_host(site_dir: Path) -> None:
+    remote = {css.relative_to(site_dir).as_posix(): CSS_URL.findall(css.read_text("utf-8"))
+              for css in site_dir.rglob("*.css")}
+    assert not {name: found for name, found in remote.items() if found}
+
+
+def test_offline_settings_are_in_effect(site_dir: Path) -> None:
+    start = (site_dir / "index.html").read_text(encoding="utf-8")
+    assert "fonts.googleapis.com" not in start and "fonts.gstatic.com" not in start
+    assert "javascripts/mermaid.min.js" in start  # vendored: Material never fetches it
+    assert "api.github.com" not in start and 'class="md-source"' not in start  # no repo_url
+    assert "Made with" not in start  # extra.generator: false
+    assert (site_dir / "search" / "search_index.json").stat().st_size > 10_000
+
+
+def test_the_pictures_are_built_and_shown(site_dir: Path) -> None:
+    for picture in ["assets/plots/activation-frequency.svg", "assets/plots/gradient-norms.svg",
+                    "assets/traces/nested-modules.svg", "assets/traces/one-backward.svg"]:
+        svg = (site_dir / picture).read_text(encoding="utf-8")
+        assert "<svg" in svg and not REMOTE.search(svg.split("xmlns", 1)[0])
+    page = (site_dir / "how-to" / "activation-statistics" / "index.html").read_text("utf-8")
+    assert "assets/plots/activation-frequency.svg" in page
