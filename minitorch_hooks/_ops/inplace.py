@@ -7,7 +7,9 @@ detects the dangerous cases, and so do we:
   (its old value is what the gradient is about); under ``no_grad`` it can, which is how
   optimisers update weights;
 * every in-place change bumps the tensor's version counter; a node that saved the tensor
-  for backward notices the new version and raises instead of using the wrong values.
+  for backward notices the new version and raises instead of using the wrong values;
+* a tensor whose elements share memory (an expanded one) cannot receive a computed result,
+  whether or not autograd is involved.
 
 With recording on, the tensor is rebased onto a new node, as in PyTorch: ``y.add_(1)``
 gives ``y`` the grad_fn ``AddBackward0`` whose input is ``y``'s previous value.
@@ -52,14 +54,39 @@ def check_in_place(tensor: Tensor) -> None:
             "require grad (PyTorch's CopySlices); apply the operation out of place instead")
 
 
+_INTERNAL_OVERLAP = (
+    "unsupported operation: more than one element of the written-to tensor refers to a single "
+    "memory location. Please clone() the tensor before performing the operation.")
+
+
+def check_no_internal_overlap(tensor: Tensor) -> None:
+    """Refuse to write into a tensor whose elements share memory.
+
+    An expanded tensor (``expand``, or the gradient that ``sum`` sends back) repeats one
+    element along a dimension of stride 0. Writing an operation's result into it would
+    compute each element from memory that the previous writes already changed, so PyTorch
+    refuses. ``fill_`` and ``zero_``, which write one value everywhere, may.
+    """
+    strides = tensor._data.strides
+    if 0 not in strides:  # the usual case, checked fast
+        return
+    for size, stride in zip(tensor._data.shape, strides):
+        if stride == 0 and size > 1:
+            raise RuntimeError(_INTERNAL_OVERLAP)
+
+
 def bump_version(tensor: Tensor) -> None:
     tensor._version_counter[0] += 1
 
 
-def apply_in_place(tensor: Tensor, operation: Callable[..., Tensor], *args: Any) -> Tensor:
+def apply_in_place(tensor: Tensor, operation: Callable[..., Tensor], *args: Any,
+                   may_overlap: bool = False) -> Tensor:
     """Run ``operation(tensor, *args)`` out of place, then write the result into
-    ``tensor``'s memory and, when recording, make its node the tensor's grad_fn."""
+    ``tensor``'s memory and, when recording, make its node the tensor's grad_fn.
+    ``may_overlap`` is for the fills, which may write into an expanded tensor."""
     check_in_place(tensor)
+    if not may_overlap:
+        check_no_internal_overlap(tensor)
     recording = _State.enabled and (
         tensor._requires_grad or any(getattr(a, "_requires_grad", False) for a in args))
     if recording:
@@ -109,6 +136,8 @@ def _write_directly(tensor: Tensor, ufunc: np.ufunc, other: Any, alpha: float = 
     then copied. Returns False (nothing done) where the general path is needed: recording,
     or a dtype or shape that the general path must refuse with PyTorch's message."""
     if _State.enabled and (tensor._requires_grad or getattr(other, "_requires_grad", False)):
+        return False
+    if 0 in tensor._data.strides:  # perhaps expanded: the general path checks
         return False
     value = other._data if isinstance(other, Tensor) else other
     if alpha != 1:
@@ -167,11 +196,11 @@ def fill_(self: Tensor, value: Any) -> Tensor:
     """Set every element to ``value`` (a number or a 0-d tensor)."""
     if isinstance(value, Tensor):
         return apply_in_place(self, _filler(value, FillBackward3), value)
-    return apply_in_place(self, _filler(value, FillBackward2))
+    return apply_in_place(self, _filler(value, FillBackward2), may_overlap=True)
 
 
 def zero_(self: Tensor) -> Tensor:
-    return apply_in_place(self, _filler(0, ZeroBackward0))
+    return apply_in_place(self, _filler(0, ZeroBackward0), may_overlap=True)
 
 
 class CopyBackwards(Node):
@@ -196,6 +225,7 @@ def copy_(self: Tensor, src: Tensor) -> Tensor:
 def fill_random_(self: Tensor, kernel: Callable[[np.ndarray], None]) -> Tensor:
     """Run a random-number kernel over this tensor's memory, with the in-place guards."""
     check_in_place(self)
+    check_no_internal_overlap(self)
     kernel(self._data)
     bump_version(self)
     return self

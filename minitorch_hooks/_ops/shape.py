@@ -284,8 +284,22 @@ def expand(input: Tensor, *sizes: Any) -> Tensor:
             raise RuntimeError(f"The expanded size of the tensor ({size}) must match the "
                                f"existing size ({existing}) at non-singleton dimension {i}.  "
                                f"Target sizes: {list(sizes)}.  Tensor sizes: {list(data.shape)}")
-    expanded = np.broadcast_to(data, tuple(target))
-    return _as_view(record(expanded, ExpandBackward0, (input,), shape=data.shape), input)
+    return _as_view(record(expanded(data, tuple(target)), ExpandBackward0, (input,),
+                           shape=data.shape), input)
+
+
+def expanded(data: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """``data`` repeated along its size-1 (and new leading) dimensions without copying.
+
+    Those dimensions get stride 0: all their elements are one element in memory, as in
+    PyTorch's ``expand``. Unlike ``np.broadcast_to`` the view is writable, because PyTorch
+    lets ``fill_`` and ``zero_`` write through it; the other in-place operations refuse
+    such a tensor (``inplace.check_no_internal_overlap``).
+    """
+    lead = len(shape) - data.ndim
+    strides = (0,) * lead + tuple(stride if size == new_size else 0 for size, new_size, stride
+                                  in zip(data.shape, shape[lead:], data.strides))
+    return np.lib.stride_tricks.as_strided(data, shape, strides)
 
 
 # -- indexing --------------------------------------------------------------------------
