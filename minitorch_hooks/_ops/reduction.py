@@ -19,6 +19,7 @@ import numpy as np
 from .._tensor import Tensor, _wrap_dim
 from ..autograd.graph import Node
 from ._record import record
+from .shape import expanded
 
 Dims = int | Sequence[int] | None
 
@@ -37,33 +38,35 @@ def _axes(dim: Dims, ndim: int) -> tuple[int, ...] | None:
 
 
 def _spread(grad: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
-    """``grad`` repeated over ``shape``: each reduced element gets the same gradient.
-
-    ``np.broadcast_to`` would give the same values as a read-only view, but costs several
-    times more than this copy on the small arrays a backward pass mostly sees."""
+    """``grad`` repeated over ``shape``, as a new array: each reduced element gets the same
+    gradient. (A sum's gradient is a view instead, see ``SumBackward0``; PyTorch's mean
+    divides that view, which makes a new tensor.)"""
     return np.full(shape, grad)
 
 
-def _expand_back(grad: np.ndarray, shape: tuple[int, ...], axes: tuple[int, ...] | None,
-                 keepdim: bool) -> np.ndarray:
-    """Re-insert reduced dimensions so the gradient broadcasts over the input's shape."""
+def _unreduce(grad: np.ndarray, axes: tuple[int, ...] | None, keepdim: bool) -> np.ndarray:
+    """Re-insert the reduced dimensions, of size 1, that ``keepdim=False`` removed."""
     if axes is not None and not keepdim:
-        grad = np.expand_dims(grad, axes)
-    return _spread(grad, shape)
+        return np.expand_dims(grad, axes)
+    return grad
 
 
 class SumBackward0(Node):
+    """The gradient of a sum is the output's gradient *expanded* over the input, without
+    copying, as in PyTorch: a tensor hook that edits it in place gets PyTorch's error
+    about elements sharing memory, and ``is_contiguous()`` is False."""
+
     __slots__ = ("shape",)
 
     def backward(self, grad):
-        return _spread(grad, self.shape)
+        return expanded(np.asarray(grad), self.shape)
 
 
-class SumBackward1(Node):
-    __slots__ = ("shape", "axes", "keepdim")
+class SumBackward1(SumBackward0):
+    __slots__ = ("axes", "keepdim")
 
     def backward(self, grad):
-        return _expand_back(grad, self.shape, self.axes, self.keepdim)
+        return expanded(_unreduce(grad, self.axes, self.keepdim), self.shape)
 
 
 def sum(input: Tensor, dim: Dims = None, keepdim: bool = False, *,  # noqa: A001
@@ -94,7 +97,7 @@ class MeanBackward1(Node):
 
     def backward(self, grad):
         count = math.prod(self.shape[a] for a in self.axes)
-        return _expand_back(grad / count, self.shape, self.axes, self.keepdim)
+        return _spread(_unreduce(grad / count, self.axes, self.keepdim), self.shape)
 
 
 def mean(input: Tensor, dim: Dims = None, keepdim: bool = False) -> Tensor:
