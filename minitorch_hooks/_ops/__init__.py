@@ -7,6 +7,10 @@ PyTorch.
 
 from __future__ import annotations
 
+from numbers import Number
+
+import numpy as np
+
 from .._tensor import Tensor
 from . import conversion, inplace, linalg, pointwise, reduction, shape, softmax
 
@@ -21,13 +25,39 @@ def _swap(operation):
     return reflected
 
 
+def _operator(operation):
+    """An operator method (``t + x``) that gives ``NotImplemented`` when ``x`` is neither a
+    tensor nor a number, as PyTorch's do. Python then carries on as it does for
+    PyTorch: it tries the other operand (``[1] * t`` repeats the list if ``t`` can be an
+    index), compares identities for ``==`` and ``!=`` (``t == None`` is False), or raises
+    its usual "unsupported operand type(s) for +: 'Tensor' and 'str'". A NumPy array
+    goes on to the operation, which refuses it: left to NumPy, ``t + array`` would quietly
+    give an array, outside the graph."""
+    def operator(self, other):
+        if isinstance(other, (Tensor, Number, np.ndarray)):
+            return operation(self, other)
+        return NotImplemented
+
+    return operator
+
+
+# The operators with two operands, each wrapped by ``_operator``.
+_OPERATORS = {
+    "__add__": pointwise.add, "__radd__": pointwise.add,
+    "__sub__": pointwise.sub, "__rsub__": pointwise._rsub,
+    "__mul__": pointwise.mul, "__rmul__": pointwise.mul,
+    "__truediv__": pointwise.div, "__rtruediv__": pointwise._rdiv,
+    "__pow__": pointwise.pow, "__rpow__": _swap(pointwise.pow),
+    "__eq__": pointwise.eq, "__ne__": pointwise.ne, "__lt__": pointwise.lt,
+    "__le__": pointwise.le, "__gt__": pointwise.gt, "__ge__": pointwise.ge,
+    "__iadd__": inplace.add_, "__isub__": inplace.sub_, "__imul__": inplace.mul_,
+    "__itruediv__": inplace.div_,
+}
+
 _METHODS = {
-    # arithmetic and its operators
-    "add": pointwise.add, "__add__": pointwise.add, "__radd__": pointwise.add,
-    "sub": pointwise.sub, "__sub__": pointwise.sub, "__rsub__": pointwise._rsub,
-    "mul": pointwise.mul, "__mul__": pointwise.mul, "__rmul__": pointwise.mul,
-    "div": pointwise.div, "__truediv__": pointwise.div, "__rtruediv__": pointwise._rdiv,
-    "pow": pointwise.pow, "__pow__": pointwise.pow, "__rpow__": _swap(pointwise.pow),
+    # arithmetic (``@`` gives NotImplemented itself)
+    "add": pointwise.add, "sub": pointwise.sub, "mul": pointwise.mul, "div": pointwise.div,
+    "pow": pointwise.pow,
     "matmul": linalg.matmul, "__matmul__": linalg.matmul_operator, "mm": linalg.mm,
     "neg": pointwise.neg, "__neg__": pointwise.neg, "reciprocal": pointwise.reciprocal,
     "square": pointwise.square, "abs": pointwise.abs, "__abs__": pointwise.abs,
@@ -35,9 +65,8 @@ _METHODS = {
     "relu": pointwise.relu, "tanh": pointwise.tanh, "sigmoid": pointwise.sigmoid,
     "clamp": pointwise.clamp, "clip": pointwise.clamp, "maximum": pointwise.maximum,
     # comparisons
-    "eq": pointwise.eq, "__eq__": pointwise.eq, "ne": pointwise.ne, "__ne__": pointwise.ne,
-    "lt": pointwise.lt, "__lt__": pointwise.lt, "le": pointwise.le, "__le__": pointwise.le,
-    "gt": pointwise.gt, "__gt__": pointwise.gt, "ge": pointwise.ge, "__ge__": pointwise.ge,
+    "eq": pointwise.eq, "ne": pointwise.ne, "lt": pointwise.lt, "le": pointwise.le,
+    "gt": pointwise.gt, "ge": pointwise.ge,
     "logical_not": pointwise.logical_not, "isnan": pointwise.isnan,
     # reductions
     "sum": reduction.sum, "mean": reduction.mean, "max": reduction.max,
@@ -54,9 +83,8 @@ _METHODS = {
     "long": conversion.long, "int": conversion.int, "bool": conversion.bool,
     "type_as": conversion.type_as,
     # in place
-    "add_": inplace.add_, "__iadd__": inplace.add_, "sub_": inplace.sub_,
-    "__isub__": inplace.sub_, "mul_": inplace.mul_, "__imul__": inplace.mul_,
-    "div_": inplace.div_, "__itruediv__": inplace.div_, "pow_": inplace.pow_,
+    "add_": inplace.add_, "sub_": inplace.sub_, "mul_": inplace.mul_, "div_": inplace.div_,
+    "pow_": inplace.pow_,
     "neg_": inplace.neg_, "exp_": inplace.exp_, "relu_": inplace.relu_,
     "tanh_": inplace.tanh_, "sigmoid_": inplace.sigmoid_, "clamp_": inplace.clamp_,
     "fill_": inplace.fill_, "zero_": inplace.zero_, "copy_": inplace.copy_,
@@ -65,5 +93,7 @@ _METHODS = {
 
 for _name, _operation in _METHODS.items():
     setattr(Tensor, _name, _operation)
+for _name, _operation in _OPERATORS.items():
+    setattr(Tensor, _name, _operator(_operation))
 Tensor.T = property(shape._T)
 Tensor.mT = property(shape.transpose_last)
