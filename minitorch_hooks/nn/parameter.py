@@ -18,7 +18,9 @@ class Parameter(Tensor):
     def __init__(self, data: Tensor | None = None, requires_grad: bool = True) -> None:
         values = np.zeros(0, dtype=np.float32) if data is None else data._data
         self._init(values)
-        self.requires_grad = requires_grad
+        # PyTorch's Parameter words this refusal as its factories do, capitalised.
+        self._set_requires_grad(
+            requires_grad, "Only Tensors of floating point and complex dtype can require gradients")
 
     def __new__(cls, data: Tensor | None = None, requires_grad: bool = True) -> Parameter:
         return object.__new__(cls)
