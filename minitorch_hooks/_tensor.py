@@ -374,7 +374,9 @@ class Tensor:
         from .utils.hooks import warn_if_has_hooks
 
         warn_if_has_hooks(self)
-        return (_rebuild_tensor, (type(self), np.array(self._data), self._requires_grad))
+        # The hooks are not saved, but like PyTorch's the copy gets an empty hook dictionary.
+        return (_rebuild_tensor, (type(self), np.array(self._data), self._requires_grad,
+                                  OrderedDict()))
 
     def __deepcopy__(self, memo: dict) -> Tensor:
         if self.grad_fn is not None:
@@ -400,10 +402,13 @@ _AUTOGRAD_STATE = frozenset({"_grad", "_output_nr", "_backward_hooks",
                              "_retains_grad", "_base"})
 
 
-def _rebuild_tensor(cls: type, data: np.ndarray, requires_grad: bool) -> Tensor:
+def _rebuild_tensor(cls: type, data: np.ndarray, requires_grad: bool,
+                    backward_hooks: OrderedDict | None = None) -> Tensor:
     tensor = Tensor._wrap(data, requires_grad)
     if cls is not Tensor:
         tensor = cls(tensor, requires_grad)
+    if backward_hooks is not None:
+        tensor._backward_hooks = backward_hooks
     return tensor
 
 

@@ -7,6 +7,8 @@ See https://pytorch.org/docs/stable/generated/torch.nn.parameter.Parameter.html
 
 from __future__ import annotations
 
+from collections import OrderedDict
+
 import numpy as np
 
 from .._tensor import Tensor
@@ -36,9 +38,14 @@ class Parameter(Tensor):
         return result
 
     def __reduce_ex__(self, protocol: int) -> tuple:
-        return (_rebuild_parameter, (np.array(self._data), self._requires_grad))
+        # Hooks are not saved; like PyTorch's, the copy gets an empty hook dictionary.
+        return (_rebuild_parameter, (np.array(self._data), self._requires_grad, OrderedDict()))
 
 
-def _rebuild_parameter(data: np.ndarray, requires_grad: bool) -> Parameter:
-    return Parameter(Tensor._wrap(data), requires_grad)
+def _rebuild_parameter(data: np.ndarray, requires_grad: bool,
+                       backward_hooks: OrderedDict | None = None) -> Parameter:
+    parameter = Parameter(Tensor._wrap(data), requires_grad)
+    if backward_hooks is not None:
+        parameter._backward_hooks = backward_hooks
+    return parameter
 
