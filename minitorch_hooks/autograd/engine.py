@@ -251,7 +251,7 @@ def check_replacement(hook: Callable, original: Tensor | None, result: object) -
     if original is None:
         raise RuntimeError("can't replace a None gradient with a non-None value")
     if not isinstance(result, Tensor):
-        raise TypeError(f"expected Variable, but hook returned '{type(result).__name__}'")
+        raise TypeError(f"expected Variable, but hook returned '{_type_name(result)}'")
     name = getattr(hook, "__name__", "<unknown>")
     if result.dtype is not original.dtype:
         raise RuntimeError(
@@ -259,6 +259,20 @@ def check_replacement(hook: Callable, original: Tensor | None, result: object) -
             f"got {result.dtype.legacy_name})")
     if result.shape != original.shape:
         raise RuntimeError(f"hook '{name}' has changed the size of value")
+
+
+def _type_name(value: object) -> str:
+    """The name of ``value``'s type as PyTorch's C++ prints it (``tp_name``): a class
+    written in Python is just its name (``tuple``, ``Tensor``); a type written in C
+    outside the builtins carries its module, so a hook that returns a NumPy array is
+    told it returned a ``'numpy.ndarray'``."""
+    kind = type(value)
+    if kind.__flags__ & _HEAP_TYPE or kind.__module__ == "builtins":
+        return kind.__name__
+    return f"{kind.__module__}.{kind.__qualname__}"
+
+
+_HEAP_TYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE: the type was created by a class statement
 
 
 def _node_hook_caller(current: Sequence[Any], kind: str, grad_outputs: tuple = ()) -> Callable:
@@ -271,7 +285,7 @@ def _node_hook_caller(current: Sequence[Any], kind: str, grad_outputs: tuple = (
         if result is None:
             return None
         if not isinstance(result, tuple):
-            raise TypeError(f"expected tuple, but hook returned '{type(result).__name__}'")
+            raise TypeError(f"expected tuple, but hook returned '{_type_name(result)}'")
         if len(result) != len(value):
             name = getattr(hook, "__name__", "<unknown>")
             raise RuntimeError(f"hook '{name}' has returned an incorrect number of values "
@@ -312,7 +326,7 @@ def _accumulate(leaf: Tensor, grad: np.ndarray | None) -> None:
         if result is None or result is leaf:  # PyTorch lets a hook hand the tensor back
             continue
         if not isinstance(result, Tensor):
-            raise TypeError(f"expected Variable, but hook returned '{type(result).__name__}'")
+            raise TypeError(f"expected Variable, but hook returned '{_type_name(result)}'")
         raise RuntimeError("Tensor post accumulate grad hooks should return None.")
 
 
