@@ -28,6 +28,14 @@ _NON_LEAF_GRAD_WARNING = (
     "instead. See github.com/pytorch/pytorch/pull/30531 for more information."
 )
 
+_DETACH_VIEW = (
+    "Can't detach views in-place. Use detach() instead. If you are using "
+    "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is set as True, "
+    "gradients are views of DDP buckets, and hence detach_() cannot be called on these "
+    "gradients. To fix this error, please refer to the Optimizer.zero_grad() function in "
+    "torch/optim/optimizer.py as the solution."
+)
+
 
 class device:  # noqa: N801 - torch's name
     """Where a tensor lives. minitorch_hooks has one device, the CPU."""
@@ -243,6 +251,10 @@ class Tensor:
         return out
 
     def detach_(self) -> Tensor:
+        """Cut this tensor from the graph, in place. A view cannot be: it shares its
+        base's memory and history, so PyTorch refuses and points to ``detach()``."""
+        if self._base is not None:
+            raise RuntimeError(_DETACH_VIEW)
         self.grad_fn = None
         self._requires_grad = False
         return self
