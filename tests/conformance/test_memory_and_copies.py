@@ -51,6 +51,12 @@ def _hook_dicts(module: Any) -> dict:
             for name, value in sorted(vars(module).items()) if "hook" in name}
 
 
+def _hook_counts(module: Any) -> dict:
+    """How many hooks each dictionary holds (handle ids differ between the libraries)."""
+    return {name: len(value) if isinstance(value, list) else value
+            for name, value in _hook_dicts(module).items()}
+
+
 def _linear(torch: Any) -> Any:
     torch.manual_seed(0)
     return torch.nn.Linear(2, 2)
@@ -234,7 +240,7 @@ def test_a_pickled_handle_removes_from_what_was_pickled_with_it():
         clone_handle.remove()
         lone_handle = pickle.loads(pickle.dumps(handle))
         lone_handle.remove()
-        return _hook_dicts(clone), _hook_dicts(layer), lone_handle.id == handle.id
+        return _hook_counts(clone), _hook_counts(layer), lone_handle.id == handle.id
 
     assert_same_outcome(scenario)
 
