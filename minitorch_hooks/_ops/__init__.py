@@ -34,7 +34,8 @@ def _operator(operation):
     goes on to the operation, which refuses it: left to NumPy, ``t + array`` would quietly
     give an array, outside the graph."""
     def operator(self, other):
-        if isinstance(other, (Tensor, Number, np.ndarray)):
+        # ``type(...) is Tensor`` first: the common case, cheaper than isinstance of an ABC
+        if type(other) is Tensor or isinstance(other, (Tensor, Number, np.ndarray)):
             return operation(self, other)
         return NotImplemented
 
