@@ -170,8 +170,8 @@ def _fma32_via_float64(a: Any, b: Any, c: Any) -> np.ndarray:
     float32 numbers (see ``_fma.fma32``). For the Cephes polynomials below that never happens:
     this was checked against the exact ``fma32`` for all 2**24 possible inputs of each function
     (``tests/test_fma.py`` repeats the check on a sample, or on all inputs with
-    ``MINITORCH_EXHAUSTIVE=1``). It is also exact whenever ``c`` is zero. Skipping ``fma32``'s
-    halfway test halves the cost of the 16 fused steps that dominate ``randn``.
+    ``MINITORCH_EXHAUSTIVE=1``). Skipping ``fma32``'s halfway test halves the cost of the 16
+    fused steps that dominate ``randn``.
     """
     total = np.array(a, dtype=np.float64)
     total *= b
@@ -244,20 +244,20 @@ def _cephes_sincos(theta: np.ndarray,
     return sin.view(np.float32), cos.view(np.float32)
 
 
-def _fused_affine(values: np.ndarray, scale: float, shift: float) -> np.ndarray:
-    """``values*scale + shift`` rounded once in ``values``' precision: an fma instruction.
+def _fused_affine_(values: np.ndarray, scale: float, shift: float) -> None:
+    """``values = values*scale + shift``, in place, rounded once: an fma instruction.
 
-    With a zero shift only the product is rounded, which plain NumPy arithmetic does already
-    (float32 products are exact in float64); adding the zero still matters, since it turns a
-    product of -0.0 into +0.0 as the fma does.
+    With a zero shift only the product is rounded, which a plain multiplication in ``values``'
+    precision does already (``randn`` and ``rand`` take this path); adding the zero still
+    matters, since it turns a product of -0.0 into +0.0 as the fma does.
     """
-    if values.dtype == np.float32:
-        if shift == 0:
-            return _fma32_via_float64(values, scale, shift)
-        return fma32(values, scale, shift)
     if shift == 0:
-        return values * scale + shift
-    return fma64(values, scale, shift)
+        values *= values.dtype.type(scale)
+        values += 0
+    elif values.dtype == np.float32:
+        values[...] = fma32(values, scale, shift)
+    else:
+        values[...] = fma64(values, scale, shift)
 
 
 def _box_muller_blocks_f32(uniforms: np.ndarray, mean: float, std: float,
@@ -267,12 +267,19 @@ def _box_muller_blocks_f32(uniforms: np.ndarray, mean: float, std: float,
     Element ``j < 8`` of a row pairs with element ``j + 8``: the first gives the radius
     ``sqrt(-2 log(1 - u))`` (``1 - u`` lies in (0, 1], so the log is finite) and the second the
     angle ``2 pi u``; ``j`` receives ``radius * cos`` and ``j + 8`` receives ``radius * sin``.
+    For a half precision ``out`` the kernel computes in float and rounds only the results.
     """
     mean, std = float(np.float32(mean)), float(np.float32(std))  # the kernel works in float
-    radius = np.sqrt(np.float32(-2) * _cephes_log(np.float32(1) - uniforms[:, :8]))
+    normals = out if out.dtype == np.float32 else np.empty(out.shape, np.float32)
+    radius = _cephes_log(np.float32(1) - uniforms[:, :8])
+    radius *= np.float32(-2)
+    np.sqrt(radius, out=radius)
     sin, cos = _cephes_sincos(_TWO_PI_F32 * uniforms[:, 8:])
-    out[:, :8] = _fused_affine(radius * cos, std, mean)
-    out[:, 8:] = _fused_affine(radius * sin, std, mean)
+    np.multiply(radius, cos, out=normals[:, :8])
+    np.multiply(radius, sin, out=normals[:, 8:])
+    _fused_affine_(normals, std, mean)
+    if normals is not out:
+        out[...] = normals
 
 
 def _box_muller_blocks_f64(uniforms: np.ndarray, mean: float, std: float,
@@ -280,8 +287,9 @@ def _box_muller_blocks_f64(uniforms: np.ndarray, mean: float, std: float,
     """The generic ``NormalFill16<double>``, with the C library's ``log``, ``cos`` and ``sin``."""
     radius = np.sqrt(-2.0 * _libm(math.log, 1.0 - uniforms[:, :8]))
     theta = 2.0 * math.pi * uniforms[:, 8:]
-    out[:, :8] = _fused_affine(radius * _libm(math.cos, theta), std, mean)
-    out[:, 8:] = _fused_affine(radius * _libm(math.sin, theta), std, mean)
+    np.multiply(radius, _libm(math.cos, theta), out=out[:, :8])
+    np.multiply(radius, _libm(math.sin, theta), out=out[:, 8:])
+    _fused_affine_(out, std, mean)
 
 
 class Generator:
@@ -477,7 +485,9 @@ class Generator:
             high_value, low_value = dtype.type(high32), dtype.type(low32)
 
         def values_for(count: int) -> np.ndarray:
-            values = _fused_affine(self._uniform(count, dtype), scale, shift).astype(dtype)
+            values = self._uniform(count, dtype)
+            _fused_affine_(values, scale, shift)
+            values = values.astype(dtype, copy=False)
             values[values == high_value] = low_value
             return values
 
@@ -501,8 +511,12 @@ class Generator:
         if array.size >= 16 and array.flags.c_contiguous:
             self._normal_fill(array.reshape(-1), mean, std)
         else:
-            _fill_in_storage_order(array, lambda count: _cast(
-                _fused_affine(self._standard_normals(count), std, mean), dtype))
+            def values_for(count: int) -> np.ndarray:
+                values = self._standard_normals(count)
+                _fused_affine_(values, std, mean)
+                return _cast(values, dtype)
+
+            _fill_in_storage_order(array, values_for)
 
     def _normal_fill(self, out: np.ndarray, mean: float, std: float) -> None:
         """PyTorch's ``normal_fill``: Box-Muller on blocks of 16 uniforms, into the flat ``out``.

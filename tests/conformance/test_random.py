@@ -85,7 +85,7 @@ KERNEL_CASES = [
                  fill("_normal_", torch.float16, 0.0, 1.0), id="randn-float16"),
     *[pytest.param(lambda s, dt=dt: torch.empty(s, dtype=dt).normal_(0.3, 2.5),
                    fill("_normal_", dt, 0.3, 2.5), id=f"normal_(0.3,2.5)-{dt}")
-      for dt in (torch.float32, torch.float64)],
+      for dt in (torch.float16, torch.float32, torch.float64)],
     *[pytest.param(lambda s, lo=lo, hi=hi, dt=dt: torch.randint(lo, hi, s, dtype=dt),
                    fill("_random_", dt, lo, hi), id=f"randint({lo},{hi})-{dt}")
       for lo, hi, dt in [(0, 10, torch.int64), (-3, 2**28 - 3, torch.int64),
