@@ -190,18 +190,23 @@ def _cephes_log(u: np.ndarray, fma: Fma = _fma32_via_float64) -> np.ndarray:
     """
     m, exponent = np.frexp(u)  # u = m * 2**exponent with m in [0.5, 1): Cephes' bit fiddling
     small = m < _SQRT_HALF  # then use 2m in [1, sqrt(2)) and one less in the exponent
-    e = (exponent - small).astype(np.float32)
-    x = (m - np.float32(1)) + m * small  # exact: m is a multiple of 2**-24
+    exponent -= small
+    e = exponent.astype(np.float32)
+    x = m - np.float32(1)
+    x += m * small  # exact: m is a multiple of 2**-24
     x64 = x.astype(np.float64)
     z = x * x
     y = fma(x64, _LOG_POLYNOMIAL[0], _LOG_POLYNOMIAL[1])
     for coefficient in _LOG_POLYNOMIAL[2:]:
         y = fma(y, x64, coefficient)
-    y = y * x
+    y *= x
     y = fma(y, z.astype(np.float64), (e * _LOG_Q1).astype(np.float64))
-    y = y - z * np.float32(0.5)  # the C code's fma(-z, 0.5, y): z/2 is exact, so one rounding
-    x = x + y
-    return x + e * _LOG_Q2  # fma(e, Q2, x): e * Q2 is exact, so this rounds once too
+    z *= np.float32(0.5)  # the C code's fma(-z, 0.5, y): z/2 is exact, so one rounding
+    y -= z
+    x += y
+    e *= _LOG_Q2
+    x += e  # fma(e, Q2, x): e * Q2 is exact, so this rounds once too
+    return x
 
 
 def _cephes_sincos(theta: np.ndarray,
@@ -217,19 +222,19 @@ def _cephes_sincos(theta: np.ndarray,
     j = (j + 1) & ~1
     y = j.astype(np.float32)
     x = theta + y * _MINUS_DP1  # fused in C, but the product is exact, so this is the same
-    x = x + y * _MINUS_DP2
+    x += y * _MINUS_DP2
     x = fma(y, _MINUS_DP3, x)
     x64 = x.astype(np.float64)
     z = x * x
     z64 = z.astype(np.float64)
 
     c = fma(fma(z64, _COS_POLYNOMIAL[0], _COS_POLYNOMIAL[1]), z64, _COS_POLYNOMIAL[2])
-    c = c * z
+    c *= z
     c = fma(c, z64, z64 * -0.5)
-    c = c + np.float32(1)
+    c += np.float32(1)
 
     s = fma(fma(z64, _SIN_POLYNOMIAL[0], _SIN_POLYNOMIAL[1]), z64, _SIN_POLYNOMIAL[2])
-    s = s * z
+    s *= z
     s = fma(s, x64, x64)
 
     # Select and sign with the octant's bits, as the C code does on the float bit patterns:
@@ -432,9 +437,12 @@ class Generator:
 
     def _uniform_float(self, count: int) -> np.ndarray:
         """PyTorch's float uniform in [0, 1): the low 24 bits of one draw, times 2**-24."""
-        low_bits = self._random(count).astype(np.uint32) & 0xFFFFFF
+        low_bits = self._random(count).astype(np.uint32)
+        low_bits &= 0xFFFFFF
         # Through int32 because NumPy converts signed integers to float faster; exact either way.
-        return low_bits.view(np.int32).astype(np.float32) * np.float32(2.0**-24)
+        uniforms = low_bits.view(np.int32).astype(np.float32)
+        uniforms *= np.float32(2.0**-24)
+        return uniforms
 
     def _uniform_double(self, count: int) -> np.ndarray:
         """PyTorch's double uniform in [0, 1): the low 53 bits of a ``random64()``, times 2**-53."""
