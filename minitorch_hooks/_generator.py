@@ -170,8 +170,8 @@ def _fma32_via_float64(a: Any, b: Any, c: Any) -> np.ndarray:
     float32 numbers (see ``_fma.fma32``). For the Cephes polynomials below that never happens:
     this was checked against the exact ``fma32`` for all 2**24 possible inputs of each function
     (``tests/test_fma.py`` repeats the check on a sample, or on all inputs with
-    ``MINITORCH_EXHAUSTIVE=1``). It is also exact whenever ``c`` is zero. Skipping ``fma32``'s
-    halfway test halves the cost of the 16 fused steps that dominate ``randn``.
+    ``MINITORCH_EXHAUSTIVE=1``). Skipping ``fma32``'s halfway test halves the cost of the 16
+    fused steps that dominate ``randn``.
     """
     total = np.array(a, dtype=np.float64)
     total *= b
@@ -190,18 +190,23 @@ def _cephes_log(u: np.ndarray, fma: Fma = _fma32_via_float64) -> np.ndarray:
     """
     m, exponent = np.frexp(u)  # u = m * 2**exponent with m in [0.5, 1): Cephes' bit fiddling
     small = m < _SQRT_HALF  # then use 2m in [1, sqrt(2)) and one less in the exponent
-    e = (exponent - small).astype(np.float32)
-    x = (m - np.float32(1)) + m * small  # exact: m is a multiple of 2**-24
+    exponent -= small
+    e = exponent.astype(np.float32)
+    x = m - np.float32(1)
+    x += m * small  # exact: m is a multiple of 2**-24
     x64 = x.astype(np.float64)
     z = x * x
     y = fma(x64, _LOG_POLYNOMIAL[0], _LOG_POLYNOMIAL[1])
     for coefficient in _LOG_POLYNOMIAL[2:]:
         y = fma(y, x64, coefficient)
-    y = y * x
+    y *= x
     y = fma(y, z.astype(np.float64), (e * _LOG_Q1).astype(np.float64))
-    y = y - z * np.float32(0.5)  # the C code's fma(-z, 0.5, y): z/2 is exact, so one rounding
-    x = x + y
-    return x + e * _LOG_Q2  # fma(e, Q2, x): e * Q2 is exact, so this rounds once too
+    z *= np.float32(0.5)  # the C code's fma(-z, 0.5, y): z/2 is exact, so one rounding
+    y -= z
+    x += y
+    e *= _LOG_Q2
+    x += e  # fma(e, Q2, x): e * Q2 is exact, so this rounds once too
+    return x
 
 
 def _cephes_sincos(theta: np.ndarray,
@@ -217,19 +222,19 @@ def _cephes_sincos(theta: np.ndarray,
     j = (j + 1) & ~1
     y = j.astype(np.float32)
     x = theta + y * _MINUS_DP1  # fused in C, but the product is exact, so this is the same
-    x = x + y * _MINUS_DP2
+    x += y * _MINUS_DP2
     x = fma(y, _MINUS_DP3, x)
     x64 = x.astype(np.float64)
     z = x * x
     z64 = z.astype(np.float64)
 
     c = fma(fma(z64, _COS_POLYNOMIAL[0], _COS_POLYNOMIAL[1]), z64, _COS_POLYNOMIAL[2])
-    c = c * z
+    c *= z
     c = fma(c, z64, z64 * -0.5)
-    c = c + np.float32(1)
+    c += np.float32(1)
 
     s = fma(fma(z64, _SIN_POLYNOMIAL[0], _SIN_POLYNOMIAL[1]), z64, _SIN_POLYNOMIAL[2])
-    s = s * z
+    s *= z
     s = fma(s, x64, x64)
 
     # Select and sign with the octant's bits, as the C code does on the float bit patterns:
@@ -244,20 +249,20 @@ def _cephes_sincos(theta: np.ndarray,
     return sin.view(np.float32), cos.view(np.float32)
 
 
-def _fused_affine(values: np.ndarray, scale: float, shift: float) -> np.ndarray:
-    """``values*scale + shift`` rounded once in ``values``' precision: an fma instruction.
+def _fused_affine_(values: np.ndarray, scale: float, shift: float) -> None:
+    """``values = values*scale + shift``, in place, rounded once: an fma instruction.
 
-    With a zero shift only the product is rounded, which plain NumPy arithmetic does already
-    (float32 products are exact in float64); adding the zero still matters, since it turns a
-    product of -0.0 into +0.0 as the fma does.
+    With a zero shift only the product is rounded, which a plain multiplication in ``values``'
+    precision does already (``randn`` and ``rand`` take this path); adding the zero still
+    matters, since it turns a product of -0.0 into +0.0 as the fma does.
     """
-    if values.dtype == np.float32:
-        if shift == 0:
-            return _fma32_via_float64(values, scale, shift)
-        return fma32(values, scale, shift)
     if shift == 0:
-        return values * scale + shift
-    return fma64(values, scale, shift)
+        values *= values.dtype.type(scale)
+        values += 0
+    elif values.dtype == np.float32:
+        values[...] = fma32(values, scale, shift)
+    else:
+        values[...] = fma64(values, scale, shift)
 
 
 def _box_muller_blocks_f32(uniforms: np.ndarray, mean: float, std: float,
@@ -267,12 +272,19 @@ def _box_muller_blocks_f32(uniforms: np.ndarray, mean: float, std: float,
     Element ``j < 8`` of a row pairs with element ``j + 8``: the first gives the radius
     ``sqrt(-2 log(1 - u))`` (``1 - u`` lies in (0, 1], so the log is finite) and the second the
     angle ``2 pi u``; ``j`` receives ``radius * cos`` and ``j + 8`` receives ``radius * sin``.
+    For a half precision ``out`` the kernel computes in float and rounds only the results.
     """
     mean, std = float(np.float32(mean)), float(np.float32(std))  # the kernel works in float
-    radius = np.sqrt(np.float32(-2) * _cephes_log(np.float32(1) - uniforms[:, :8]))
+    normals = out if out.dtype == np.float32 else np.empty(out.shape, np.float32)
+    radius = _cephes_log(np.float32(1) - uniforms[:, :8])
+    radius *= np.float32(-2)
+    np.sqrt(radius, out=radius)
     sin, cos = _cephes_sincos(_TWO_PI_F32 * uniforms[:, 8:])
-    out[:, :8] = _fused_affine(radius * cos, std, mean)
-    out[:, 8:] = _fused_affine(radius * sin, std, mean)
+    np.multiply(radius, cos, out=normals[:, :8])
+    np.multiply(radius, sin, out=normals[:, 8:])
+    _fused_affine_(normals, std, mean)
+    if normals is not out:
+        out[...] = normals
 
 
 def _box_muller_blocks_f64(uniforms: np.ndarray, mean: float, std: float,
@@ -280,8 +292,9 @@ def _box_muller_blocks_f64(uniforms: np.ndarray, mean: float, std: float,
     """The generic ``NormalFill16<double>``, with the C library's ``log``, ``cos`` and ``sin``."""
     radius = np.sqrt(-2.0 * _libm(math.log, 1.0 - uniforms[:, :8]))
     theta = 2.0 * math.pi * uniforms[:, 8:]
-    out[:, :8] = _fused_affine(radius * _libm(math.cos, theta), std, mean)
-    out[:, 8:] = _fused_affine(radius * _libm(math.sin, theta), std, mean)
+    np.multiply(radius, _libm(math.cos, theta), out=out[:, :8])
+    np.multiply(radius, _libm(math.sin, theta), out=out[:, 8:])
+    _fused_affine_(out, std, mean)
 
 
 class Generator:
@@ -424,9 +437,12 @@ class Generator:
 
     def _uniform_float(self, count: int) -> np.ndarray:
         """PyTorch's float uniform in [0, 1): the low 24 bits of one draw, times 2**-24."""
-        low_bits = self._random(count).astype(np.uint32) & 0xFFFFFF
+        low_bits = self._random(count).astype(np.uint32)
+        low_bits &= 0xFFFFFF
         # Through int32 because NumPy converts signed integers to float faster; exact either way.
-        return low_bits.view(np.int32).astype(np.float32) * np.float32(2.0**-24)
+        uniforms = low_bits.view(np.int32).astype(np.float32)
+        uniforms *= np.float32(2.0**-24)
+        return uniforms
 
     def _uniform_double(self, count: int) -> np.ndarray:
         """PyTorch's double uniform in [0, 1): the low 53 bits of a ``random64()``, times 2**-53."""
@@ -477,7 +493,9 @@ class Generator:
             high_value, low_value = dtype.type(high32), dtype.type(low32)
 
         def values_for(count: int) -> np.ndarray:
-            values = _fused_affine(self._uniform(count, dtype), scale, shift).astype(dtype)
+            values = self._uniform(count, dtype)
+            _fused_affine_(values, scale, shift)
+            values = values.astype(dtype, copy=False)
             values[values == high_value] = low_value
             return values
 
@@ -501,8 +519,12 @@ class Generator:
         if array.size >= 16 and array.flags.c_contiguous:
             self._normal_fill(array.reshape(-1), mean, std)
         else:
-            _fill_in_storage_order(array, lambda count: _cast(
-                _fused_affine(self._standard_normals(count), std, mean), dtype))
+            def values_for(count: int) -> np.ndarray:
+                values = self._standard_normals(count)
+                _fused_affine_(values, std, mean)
+                return _cast(values, dtype)
+
+            _fill_in_storage_order(array, values_for)
 
     def _normal_fill(self, out: np.ndarray, mean: float, std: float) -> None:
         """PyTorch's ``normal_fill``: Box-Muller on blocks of 16 uniforms, into the flat ``out``.
