@@ -105,7 +105,11 @@ class Tensor:
         if type(data) is not np.ndarray:
             data = np.asarray(data)
         tensor = object.__new__(cls)
-        tensor._init(data, requires_grad)
+        # What ``_init`` does, written out: every operation's result is made here.
+        tensor._data = data
+        tensor._requires_grad = requires_grad
+        tensor.grad_fn = None
+        tensor._version_counter = [0]
         return tensor
 
     # -- what a tensor is ------------------------------------------------------------------

@@ -27,15 +27,18 @@ def record(data: Any, node_type: type[Node], inputs: tuple, saved: tuple = (),
     (a ``dim``, an exponent, ...) are set on the node.
     """
     out = Tensor._wrap(data)
-    if _State.enabled and _any_requires_grad(inputs):
-        kept = [SavedTensor(s) if isinstance(s, Tensor) else s for s in saved]
-        if save_output:
-            kept.append(SavedTensor(out, is_output=True))
-        node = node_type(inputs, tuple(kept))
+    if not (_State.enabled and _any_requires_grad(inputs)):
+        return out
+    if saved:
+        saved = tuple([SavedTensor(s) if isinstance(s, Tensor) else s for s in saved])
+    if save_output:
+        saved += (SavedTensor(out, is_output=True),)
+    node = node_type(inputs, saved)
+    if attributes:
         for name, value in attributes.items():
             setattr(node, name, value)
-        out.grad_fn = node
-        out._requires_grad = True
+    out.grad_fn = node
+    out._requires_grad = True
     return out
 
 

@@ -14,7 +14,7 @@ See https://pytorch.org/docs/stable/notes/autograd.html#backward-hooks-execution
 from __future__ import annotations
 
 import heapq
-import itertools
+from collections import deque
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -55,8 +55,8 @@ def run_backward(
     captured: list[np.ndarray | None] = [None] * (len(inputs) if inputs is not None else 0)
 
     buffers: dict[Node, Grads] = {}
-    ready: list[tuple[float, int, Node]] = []
-    tie = itertools.count()
+    ready: list[tuple[int, Node]] = []  # a heap: the node made last comes out first
+    ready_leaves: deque[AccumulateGrad] = deque()  # these run first, in arrival order
 
     def deliver(edges: Sequence[tuple[Node | None, int]], grads: Sequence[Any]) -> None:
         for (node, input_nr), grad in zip(edges, grads):
@@ -68,37 +68,40 @@ def run_backward(
             if grad is not None:
                 previous = buffer[input_nr]
                 buffer[input_nr] = grad if previous is None else previous + grad
-            dependencies[node] -= 1
-            if dependencies[node] == 0:
-                heapq.heappush(ready, (-node._sequence_nr, next(tie), node))
+            waiting = dependencies[node] - 1
+            dependencies[node] = waiting
+            if waiting == 0:
+                if type(node) is AccumulateGrad:
+                    ready_leaves.append(node)
+                else:
+                    heapq.heappush(ready, (-node._sequence_nr, node))
 
     deliver(root_edges, root_grads)
     # Like PyTorch, a backward formula that divides by zero or overflows gives inf/nan
     # silently; NumPy would warn.
     with np.errstate(all="ignore"):
-        while ready:
-            node = heapq.heappop(ready)[2]
+        while ready or ready_leaves:
+            node = ready_leaves.popleft() if ready_leaves else heapq.heappop(ready)[1]
             grads = buffers.pop(node)
-            has_tensor_hooks = node._tensor_pre_hooks or node._retains_grad_hooks
-            if has_tensor_hooks or isinstance(node, AccumulateGrad):  # (most nodes have none)
+            hooks, at_leaf = node._hooks, type(node) is AccumulateGrad
+            if hooks is not None or at_leaf:  # (most nodes have no hooks)
                 grads = _call_tensor_pre_hooks(node, grads)
             if needed is not None:  # autograd.grad: pick up gradients, run only what leads there
                 for output_nr, index in captures.get(node, ()):
                     captured[index] = grads[output_nr]
                 if node not in needed:
                     continue
-            if node._pre_hooks:
-                grads = list(call_hooks(node._pre_hooks.items(), tuple(_wrap_all(grads)),
-                                        _node_hook_caller(grads, "pre"), site="node pre-hook",
-                                        owner=node))
-                grads = _unwrap_all(grads)
-            if isinstance(node, AccumulateGrad):
+            if hooks is not None and hooks.pre:
+                grads = _unwrap_all(call_hooks(
+                    hooks.pre.items(), tuple(_wrap_all(grads)), _node_hook_caller(grads, "pre"),
+                    site="node pre-hook", owner=node))
+            if at_leaf:
                 _accumulate(node.variable, grads[0])
                 continue
             grad_inputs = _apply(node, grads)
-            if node._post_hooks:
+            if hooks is not None and hooks.post:
                 grad_inputs = _unwrap_all(call_hooks(
-                    node._post_hooks.items(), tuple(_wrap_all(grad_inputs)),
+                    hooks.post.items(), tuple(_wrap_all(grad_inputs)),
                     _node_hook_caller(grad_inputs, "post", tuple(_wrap_all(grads))),
                     site="node hook", owner=node))
             if not retain_graph and node._saved:
@@ -118,19 +121,17 @@ def run_backward(
 def _count_dependencies(root_edges: Sequence[tuple[Node, int]]) -> dict[Node, int]:
     """How many edges lead into each node reachable from the roots (an iterative walk)."""
     dependencies: dict[Node, int] = {}
-    stack = []
     for node, _ in root_edges:
-        if node not in dependencies:
-            stack.append(node)
         dependencies[node] = dependencies.get(node, 0) + 1
-    seen = set(stack)
+    stack = list(dependencies)
     while stack:
         for child, _ in stack.pop().next_functions:
             if child is None:
                 continue
-            dependencies[child] = dependencies.get(child, 0) + 1
-            if child not in seen:
-                seen.add(child)
+            if child in dependencies:
+                dependencies[child] += 1
+            else:  # the first edge found into ``child``: walk on from it too
+                dependencies[child] = 1
                 stack.append(child)
     return dependencies
 
@@ -183,7 +184,7 @@ def _apply(node: Node, grads: Grads) -> Sequence[np.ndarray | None]:
                 shape, dtype = meta
                 if grad.shape != shape:
                     grad = sum_to_shape(grad, shape)
-                if grad.dtype != dtype:
+                if grad.dtype is not dtype and grad.dtype != dtype:
                     grad = grad.astype(dtype)
         checked.append(grad)
     return checked
@@ -216,10 +217,10 @@ def _call_tensor_pre_hooks(node: Node, grads: Grads) -> Grads:
         if hooks and grads[0] is not None:
             grads[0] = _run_tensor_hooks(hooks, grads[0], node.variable)
         return grads
-    for output_nr, hooks in node._tensor_pre_hooks or ():
+    for output_nr, hooks in node._hooks.tensor_pre:
         if hooks and grads[output_nr] is not None:
             grads[output_nr] = _run_tensor_hooks(hooks, grads[output_nr], (node, output_nr))
-    for output_nr, tensor_ref in (node._retains_grad_hooks or {}).items():
+    for output_nr, tensor_ref in node._hooks.retains_grad.items():
         tensor, grad = tensor_ref(), grads[output_nr]
         if tensor is not None and grad is not None:
             _retain(tensor, grad)

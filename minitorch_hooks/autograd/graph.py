@@ -97,14 +97,8 @@ class Node:
     afterwards (``_input_meta``), so a formula never has to.
     """
 
-    __slots__ = ("next_functions", "_input_meta", "_sequence_nr", "_saved", "__weakref__",
-                 "__dict__")
-    # Hooks are rare: they default here, on the class, and a node that gets one stores its
-    # own dictionary, so recording a node sets only the four slots above.
-    _pre_hooks: OrderedDict | None = None
-    _post_hooks: OrderedDict | None = None
-    _tensor_pre_hooks: list | None = None
-    _retains_grad_hooks: dict | None = None
+    __slots__ = ("next_functions", "_input_meta", "_sequence_nr", "_saved", "_hooks",
+                 "__weakref__", "__dict__")
     num_outputs = 1
     # Built-in formulas do not compute gradients for inputs that need none (PyTorch skips
     # them); the engine mirrors that by dropping what a formula computed anyway. Given no
@@ -116,14 +110,20 @@ class Node:
         edges, meta = [], []
         for t in inputs:
             if isinstance(t, Tensor):
-                edges.append(gradient_edge(t))
-                meta.append((t._data.shape, t._data.dtype))
+                # (``gradient_edge(t)``, with its most common case first)
+                grad_fn = t.grad_fn
+                edges.append(gradient_edge(t) if grad_fn is None else (grad_fn, t._output_nr))
+                data = t._data
+                meta.append((data.shape, data.dtype))
             else:
                 edges.append(_NO_EDGE)
                 meta.append(None)
         self.next_functions, self._input_meta = tuple(edges), tuple(meta)
         self._sequence_nr = next(_sequence_nr)
         self._saved = saved
+        # Hooks are rare, so they live in a NodeHooks made on the first registration: the
+        # engine asks one question of a node without any, ``node._hooks is None``.
+        self._hooks: NodeHooks | None = None
 
     def name(self) -> str:
         return type(self).__name__
@@ -156,12 +156,7 @@ class Node:
 
         See https://pytorch.org/docs/stable/generated/torch.autograd.graph.Node.register_prehook.html
         """
-        check_callable(fn)
-        if self._pre_hooks is None:
-            self._pre_hooks = OrderedDict()
-        handle = RemovableHandle(self._pre_hooks)
-        self._pre_hooks[handle.id] = fn
-        return handle
+        return _add_hook(self._hook_registry().pre, fn)
 
     def register_hook(self, fn: Callable) -> RemovableHandle:
         """``fn(grad_inputs, grad_outputs)`` runs after this node; a returned tuple
@@ -169,23 +164,41 @@ class Node:
 
         See https://pytorch.org/docs/stable/generated/torch.autograd.graph.Node.register_hook.html
         """
-        check_callable(fn)
-        if self._post_hooks is None:
-            self._post_hooks = OrderedDict()
-        handle = RemovableHandle(self._post_hooks)
-        self._post_hooks[handle.id] = fn
-        return handle
+        return _add_hook(self._hook_registry().post, fn)
 
     def _register_tensor_hooks(self, output_nr: int, hooks: OrderedDict) -> None:
         """Attach a non-leaf tensor's ``_backward_hooks`` to the node that produces it."""
-        if self._tensor_pre_hooks is None:
-            self._tensor_pre_hooks = []
-        self._tensor_pre_hooks.append((output_nr, hooks))
+        self._hook_registry().tensor_pre.append((output_nr, hooks))
 
     def _register_retains_grad(self, tensor: Tensor) -> None:
-        if self._retains_grad_hooks is None:
-            self._retains_grad_hooks = {}
-        self._retains_grad_hooks[tensor._output_nr] = weakref.ref(tensor)
+        self._hook_registry().retains_grad[tensor._output_nr] = weakref.ref(tensor)
+
+    def _hook_registry(self) -> NodeHooks:
+        if self._hooks is None:
+            self._hooks = NodeHooks()
+        return self._hooks
+
+
+class NodeHooks:
+    """Everything hooked at one node, in the order the engine runs it: the hooks of the
+    tensors the node produced (``tensor_pre``, then ``retains_grad``), the node's pre-hooks
+    (``pre``, given ``grad_outputs``) and its post-hooks (``post``, given ``grad_inputs``
+    and ``grad_outputs``)."""
+
+    __slots__ = ("tensor_pre", "retains_grad", "pre", "post")
+
+    def __init__(self) -> None:
+        self.tensor_pre: list[tuple[int, OrderedDict]] = []
+        self.retains_grad: dict[int, weakref.ref] = {}
+        self.pre: OrderedDict[int, Callable] = OrderedDict()
+        self.post: OrderedDict[int, Callable] = OrderedDict()
+
+
+def _add_hook(hooks: OrderedDict, fn: Callable) -> RemovableHandle:
+    check_callable(fn)
+    handle = RemovableHandle(hooks)
+    hooks[handle.id] = fn
+    return handle
 
 
 class AccumulateGrad(Node):
@@ -203,6 +216,7 @@ class AccumulateGrad(Node):
         self._input_meta = ()
         self._sequence_nr = _ACCUMULATE_FIRST
         self._saved = ()
+        self._hooks = None
         self.variable = variable
 
     def name(self) -> str:
