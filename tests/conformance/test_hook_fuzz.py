@@ -178,8 +178,11 @@ def _subsets(*options: str) -> tuple[tuple[str, ...], ...]:
 
 
 def _pre_hook_replacement(args: tuple) -> Any:
-    """``hook(module, args)`` returns new args; ``hook(module, args, kwargs)`` both."""
-    return doubled(args[1]) if len(args) == 2 else (doubled(args[1]), doubled(args[2]))
+    """``hook(module, args)`` returns new args (a single one bare, which the module wraps
+    in a tuple); ``hook(module, args, kwargs)`` returns new args and kwargs."""
+    if len(args) == 3:
+        return doubled(args[1]), doubled(args[2])
+    return doubled(args[1][0]) if len(args[1]) == 1 else doubled(args[1])
 
 
 KINDS: dict[str, HookKind] = {
