@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..utils.hooks import call_hooks, traced
+from ..utils.hooks import call_hooks
 from .graph import AccumulateGrad, Node, gradient_edge
 
 if TYPE_CHECKING:
@@ -322,13 +322,22 @@ def _accumulate(leaf: Tensor, grad: np.ndarray | None) -> None:
     else:
         leaf._grad._data += grad
         leaf._grad._version_counter[0] += 1
-    for hook in tuple((leaf._post_accumulate_grad_hooks or {}).values()):
-        result = traced(hook, "post-accumulate-grad hook", leaf)(leaf)
-        if result is None or result is leaf:  # PyTorch lets a hook hand the tensor back
-            continue
-        if not isinstance(result, Tensor):
-            raise TypeError(f"expected Variable, but hook returned '{_type_name(result)}'")
+    hooks = leaf._post_accumulate_grad_hooks
+    if hooks and call_hooks(hooks.items(), leaf, _call_post_accumulate_grad_hook,
+                            site="post-accumulate-grad hook", owner=leaf) is not leaf:
         raise RuntimeError("Tensor post accumulate grad hooks should return None.")
+
+
+def _call_post_accumulate_grad_hook(hook_id: int, hook: Callable, tensor: Tensor
+                                    ) -> Tensor | None:
+    """``hook(tensor)`` must return None, but PyTorch runs these hooks like tensor hooks:
+    a returned tensor (checked like a gradient) is what the next hook receives, and only
+    after the last one does the error come. Handing the tensor back is no replacement."""
+    result = hook(tensor)
+    if result is tensor:
+        return None
+    check_replacement(hook, tensor, result)
+    return result
 
 
 def _retain(tensor: Tensor, grad: np.ndarray) -> None:

@@ -256,6 +256,53 @@ def test_global_always_call_hook_with_kwargs_in_the_exception_path_deviation():
     assert our_warnings == []
 
 
+@pytest.mark.parametrize("removed", ["itself_last", "itself_not_last", "an_earlier_hook",
+                                     "a_pre_hook", "a_global_hook_itself", "a_local_hook"])
+def test_removing_a_hook_from_an_always_call_hook_after_a_failure(removed):
+    """On the failure path PyTorch walks the live hook dictionaries: removing a hook from
+    the one being walked (unless at its last entry) ends the walk with Python's
+    "OrderedDict mutated during iteration", which replaces the original error."""
+    def scenario(torch):
+        scale, _ = _failing_module(torch, "forward")
+        g = torch.nn.modules.module
+        events, handles = [], {}
+
+        def removing(name, target):
+            def hook(*args):
+                events.append(name)
+                handles[target].remove()
+            return hook
+
+        def log(name):
+            return lambda *args: events.append(name)
+
+        if removed in ("itself_last", "itself_not_last"):
+            handles["a"] = scale.register_forward_hook(removing("a", "a"), always_call=True)
+        elif removed == "an_earlier_hook":
+            handles["z"] = scale.register_forward_hook(log("z"))
+            scale.register_forward_hook(removing("a", "z"), always_call=True)
+        elif removed == "a_pre_hook":
+            handles["p"] = scale.register_forward_pre_hook(log("p"))
+            scale.register_forward_hook(removing("a", "p"), always_call=True)
+        elif removed == "a_global_hook_itself":
+            handles["g"] = g.register_module_forward_hook(removing("g", "g"), always_call=True)
+        else:
+            handles["l"] = scale.register_forward_hook(log("l"), always_call=True)
+            handles["g"] = g.register_module_forward_hook(removing("g", "l"), always_call=True)
+        if removed != "itself_last":
+            scale.register_forward_hook(log("b"), always_call=True)
+        try:
+            scale(x2(torch))
+        except Exception as error:  # noqa: BLE001 - which error comes out is the point
+            events.append((type(error).__name__, str(error)))
+        finally:
+            if "g" in handles:  # a global hook must never outlive its scenario
+                handles["g"].remove()
+        return events
+
+    assert_same_outcome(scenario)
+
+
 def test_always_call_hooks_see_the_values_replaced_before_the_failure():
     """Arguments replaced by a pre-hook and an output replaced by a forward hook before a
     later hook raises are what the always-call hooks receive."""

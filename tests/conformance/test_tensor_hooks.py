@@ -164,6 +164,40 @@ def test_post_accumulate_grad_hook_errors(case):
     assert_same_outcome(scenario)
 
 
+def test_a_post_accumulate_grad_hooks_return_value_reaches_the_next_hook_then_fails():
+    """PyTorch runs these hooks like tensor hooks: a returned tensor is checked like a
+    gradient and handed to the next hook in place of the leaf; the "should return None"
+    error comes only after the last hook ran."""
+    def scenario(torch):
+        w = torch.ones(2, requires_grad=True)
+        seen = []
+        w.register_post_accumulate_grad_hook(lambda t: seen.append(("first", t is w)) or t * 3)
+        w.register_post_accumulate_grad_hook(lambda t: seen.append(("second", t is w, t)))
+        w.register_post_accumulate_grad_hook(lambda t: seen.append("third") or t)
+        try:
+            (w * 2).sum().backward()
+        except RuntimeError as error:
+            seen.append(str(error))
+        return seen, w.grad
+
+    assert_same_outcome(scenario)
+
+
+@pytest.mark.parametrize("returned", ["wrong_size", "wrong_dtype"])
+def test_a_post_accumulate_grad_hook_returning_a_bad_tensor_gets_the_tensor_hook_error(
+        returned):
+    def scenario(torch):
+        w = torch.ones(2, requires_grad=True)
+
+        def bad(t):
+            return torch.ones(3) if returned == "wrong_size" else t.double()
+
+        w.register_post_accumulate_grad_hook(bad)
+        (w * 2).sum().backward()
+
+    assert_same_outcome(scenario)
+
+
 def test_retain_grad_keeps_a_non_leaf_grad_and_reading_without_it_warns():
     def scenario(torch):
         x = torch.ones(2, requires_grad=True)

@@ -315,13 +315,19 @@ class Module:
     def _run_always_called_hooks(self, state: _CallState) -> None:
         """Step 6: after a failure, the ``always_call`` forward hooks that have not run yet
         still run. An error inside one of them is turned into a warning, so that the
-        original exception is the one that propagates."""
+        original exception is the one that propagates.
+
+        Unlike every other hook loop, PyTorch walks the live dictionaries here, not a copy.
+        So a hook that removes a hook from the dictionary being walked, unless it was the
+        last one, ends the walk with Python's "OrderedDict mutated during iteration"
+        RuntimeError, which replaces the original exception; we do the same.
+        """
         call = self._forward_hook_caller(state)
         for hook_dict, always, label in (
                 (_global_forward_hooks, _global_forward_hooks_always_called,
                  "global module forward hook"),
                 (self._forward_hooks, self._forward_hooks_always_called, "module forward hook")):
-            for hook_id, hook in tuple(hook_dict.items()):
+            for hook_id, hook in hook_dict.items():
                 if hook_id not in always or hook_id in state.always_called:
                     continue
                 try:
