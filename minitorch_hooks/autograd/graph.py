@@ -97,8 +97,10 @@ class Node:
     afterwards (``_input_meta``), so a formula never has to.
     """
 
+    # Slots only, no ``__dict__``: like PyTorch's nodes, a node takes no attributes of the
+    # user's (``grad_fn.foo = 1`` is an AttributeError), and stays cheap to make.
     __slots__ = ("next_functions", "_input_meta", "_sequence_nr", "_saved", "_hooks",
-                 "__weakref__", "__dict__")
+                 "__weakref__")
     num_outputs = 1
     # Built-in formulas do not compute gradients for inputs that need none (PyTorch skips
     # them); the engine mirrors that by dropping what a formula computed anyway. Given no
