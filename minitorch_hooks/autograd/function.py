@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from .._tensor import Tensor
 from .grad_mode import _State, no_grad
 from .graph import Node, SavedTensor
 
@@ -33,8 +34,6 @@ class FunctionCtx:
 
     @property
     def saved_tensors(self) -> tuple:
-        from .._tensor import Tensor
-
         node = self._node
         if node is None:  # still inside forward
             return self._to_save
@@ -61,8 +60,6 @@ class BackwardCFunction(Node):
     drops_unneeded_grads = False
 
     def backward(self, *grad_outputs: Any) -> tuple:
-        from .._tensor import Tensor
-
         if self.ctx.materialize_grads:
             grad_outputs = tuple(np.zeros(shape, dtype) if g is None else g
                                  for g, (shape, dtype) in zip(grad_outputs, self._output_meta))
@@ -106,8 +103,6 @@ class Function:
 
     @classmethod
     def apply(cls, *args: Any) -> Any:
-        from .._tensor import Tensor
-
         positions = tuple(i for i, a in enumerate(args) if isinstance(a, Tensor))
         needs_input_grad = tuple(isinstance(a, Tensor) and a._requires_grad for a in args)
         ctx = FunctionCtx(needs_input_grad)
@@ -139,8 +134,6 @@ def _output(value: Any, inputs_by_id: dict[int, Any]) -> Any:
     original = inputs_by_id.get(id(value))
     if original is None:
         return value
-    from .._tensor import Tensor
-
     view = Tensor._wrap(original._data)
     view._version_counter = original._version_counter
     view._base = original if original._base is None else original._base

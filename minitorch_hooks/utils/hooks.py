@@ -22,6 +22,8 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
+import minitorch_hooks
+
 T = TypeVar("T")
 
 # The trace that records hook calls (``minitorch_hooks.trace``), or None when none is active.
@@ -185,14 +187,14 @@ class BackwardHook:
                           ) -> tuple[tuple, list[int] | None]:
         """Route the tensors in ``args`` through the identity Function and hand its node
         to ``on_node``; nothing happens when no tensor needs a gradient."""
-        from .._tensor import Tensor
-        from ..autograd.grad_mode import is_grad_enabled
-        from ..nn.modules._functions import BackwardHookFunction
-
-        indices = [i for i, arg in enumerate(args) if isinstance(arg, Tensor)]
-        if not (is_grad_enabled() and any(args[i].requires_grad for i in indices)):
+        # Looked up through the package, as PyTorch does with ``torch.``: this module is
+        # imported before them, and an import statement here would run at every call.
+        indices = [i for i, arg in enumerate(args) if isinstance(arg, minitorch_hooks.Tensor)]
+        if not (minitorch_hooks.is_grad_enabled()
+                and any(args[i].requires_grad for i in indices)):
             return args, None
-        new_tensors = BackwardHookFunction.apply(*(args[i] for i in indices))
+        identity = minitorch_hooks.nn.modules._functions.BackwardHookFunction
+        new_tensors = identity.apply(*(args[i] for i in indices))
         on_node(next(t.grad_fn for t in new_tensors if t.grad_fn is not None))
         replaced = list(args)
         for index, tensor in zip(indices, new_tensors):
