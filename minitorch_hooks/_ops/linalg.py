@@ -48,25 +48,27 @@ class _MatrixProductBackward(Node):
     Then ``.grad`` is contiguous, and the optimiser's update runs over memory in order.
     """
 
-    __slots__ = ("mat1_column_major", "mat2_column_major")
+    __slots__ = ()
 
     def _product_grads(self, grad: np.ndarray) -> tuple:
         # As for ``mul``, each side is saved only when the other side needs its gradient.
-        mat1, mat2 = self.saved_arrays()
+        mat1, mat2, mat1_column_major, mat2_column_major = self.saved_arrays()
         grad_mat1 = grad_mat2 = None
         if mat2 is not None:
-            grad_mat1 = (mat2 @ grad.T).T if self.mat1_column_major else grad @ mat2.T
+            grad_mat1 = (mat2 @ grad.T).T if mat1_column_major else grad @ mat2.T
         if mat1 is not None:
-            grad_mat2 = (grad.T @ mat1).T if self.mat2_column_major else mat1.T @ grad
+            grad_mat2 = (grad.T @ mat1).T if mat2_column_major else mat1.T @ grad
         return grad_mat1, grad_mat2
 
 
 def _record_product(data: np.ndarray, node_type: type[_MatrixProductBackward], inputs: tuple,
                     mat1: Tensor, mat2: Tensor) -> Tensor:
-    """Record ``mm`` or ``addmm``, saving each matrix for the other's gradient."""
-    return record(data, node_type, inputs, saved=(saved_for(mat1, mat2), saved_for(mat2, mat1)),
-                  mat1_column_major=_is_column_major(mat1._data),
-                  mat2_column_major=_is_column_major(mat2._data))
+    """Record ``mm`` or ``addmm``. Like PyTorch's node, it saves each matrix for the other's
+    gradient, and the layout of each matrix whose gradient it will compute."""
+    return record(data, node_type, inputs,
+                  saved=(saved_for(mat1, mat2), saved_for(mat2, mat1),
+                         mat1._requires_grad and _is_column_major(mat1._data),
+                         mat2._requires_grad and _is_column_major(mat2._data)))
 
 
 class MmBackward0(_MatrixProductBackward):
