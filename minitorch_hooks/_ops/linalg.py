@@ -32,13 +32,50 @@ from .shape import (
 )
 
 
-class MmBackward0(Node):
+def _is_column_major(matrix: np.ndarray) -> bool:
+    """Whether ``matrix`` is a transposed row-major matrix, such as ``weight.t()`` in
+    ``nn.Linear``: PyTorch's test in ``mm_mat1_backward`` and ``mm_mat2_backward``."""
+    row_stride, column_stride = matrix.strides
+    return row_stride == matrix.itemsize and column_stride == matrix.itemsize * matrix.shape[0]
+
+
+class _MatrixProductBackward(Node):
+    """For ``mat1 @ mat2``: ``d mat1 = grad @ mat2^T`` and ``d mat2 = mat1^T @ grad``.
+
+    Like PyTorch, each gradient is laid out as its matrix was: for a column-major ``mat2``
+    (the ``weight.t()`` of ``nn.Linear``) it computes ``(grad^T @ mat1)^T``, the same
+    values, so that after ``TBackward0`` the weight's gradient is row-major like the weight.
+    Then ``.grad`` is contiguous, and the optimiser's update runs over memory in order.
+    """
+
+    __slots__ = ()
+
+    def _product_grads(self, grad: np.ndarray) -> tuple:
+        # As for ``mul``, each side is saved only when the other side needs its gradient.
+        mat1, mat2, mat1_column_major, mat2_column_major = self.saved_arrays()
+        grad_mat1 = grad_mat2 = None
+        if mat2 is not None:
+            grad_mat1 = (mat2 @ grad.T).T if mat1_column_major else grad @ mat2.T
+        if mat1 is not None:
+            grad_mat2 = (grad.T @ mat1).T if mat2_column_major else mat1.T @ grad
+        return grad_mat1, grad_mat2
+
+
+def _record_product(data: np.ndarray, node_type: type[_MatrixProductBackward], inputs: tuple,
+                    mat1: Tensor, mat2: Tensor) -> Tensor:
+    """Record ``mm`` or ``addmm``. Like PyTorch's node, it saves each matrix for the other's
+    gradient, and the layout of each matrix whose gradient it will compute."""
+    return record(data, node_type, inputs,
+                  saved=(saved_for(mat1, mat2), saved_for(mat2, mat1),
+                         mat1._requires_grad and _is_column_major(mat1._data),
+                         mat2._requires_grad and _is_column_major(mat2._data)))
+
+
+class MmBackward0(_MatrixProductBackward):
     __slots__ = ()
 
     def backward(self, grad):
-        # As for ``mul``, each side is saved only when the other side needs its gradient.
-        a, b = self.saved_arrays()
-        return None if b is None else grad @ b.T, None if a is None else a.T @ grad
+        return self._product_grads(grad)
 
 
 class MvBackward0(Node):
@@ -94,7 +131,7 @@ def mm(input: Tensor, mat2: Tensor) -> Tensor:
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({n}x{k} and {k2}x{m})")
     _check_same_dtype(input, mat2, "expected m1 and m2 to have the same dtype, but got: "
                                    "{c_a} != {c_b}")
-    return _product(input, mat2, MmBackward0)
+    return _record_product(input._data @ mat2._data, MmBackward0, (input, mat2), input, mat2)
 
 
 def _mv(matrix: Tensor, vector: Tensor) -> Tensor:
@@ -219,12 +256,11 @@ def _batched_matmul(a: Tensor, b: Tensor) -> Tensor:
     return _unsafe_view(product, shape)
 
 
-class AddmmBackward0(Node):
+class AddmmBackward0(_MatrixProductBackward):
     __slots__ = ()
 
     def backward(self, grad):
-        a, b = self.saved_arrays()
-        return grad, None if b is None else grad @ b.T, None if a is None else a.T @ grad
+        return (grad, *self._product_grads(grad))
 
 
 def addmm(input: Tensor, mat1: Tensor, mat2: Tensor) -> Tensor:
@@ -236,5 +272,5 @@ def addmm(input: Tensor, mat1: Tensor, mat2: Tensor) -> Tensor:
                                   "{a.scalar_name} and {b.scalar_name}")
     _check_same_dtype(input, mat2, "self and mat2 must have the same dtype, but got "
                                    "{a.scalar_name} and {b.scalar_name}")
-    return record(input._data + mat1._data @ mat2._data, AddmmBackward0, (input, mat1, mat2),
-                  saved=(saved_for(mat1, mat2), saved_for(mat2, mat1)))
+    return _record_product(input._data + mat1._data @ mat2._data, AddmmBackward0,
+                           (input, mat1, mat2), mat1, mat2)

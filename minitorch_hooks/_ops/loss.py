@@ -9,6 +9,8 @@ See https://pytorch.org/docs/stable/nn.html#loss-functions
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from .._tensor import Tensor
@@ -47,7 +49,8 @@ def mse_loss(input: Tensor, target: Tensor, reduction: str) -> Tensor:
 
 class NllLossBackward0(Node):
     """Each counted sample's gradient goes to the one score its target picked:
-    ``-weight[target]`` times the incoming gradient (over the total weight for ``"mean"``)."""
+    ``-weight[target]`` times the incoming gradient (over the total weight for ``"mean"``).
+    ``weights`` is None when there are no class weights: every weight is 1."""
 
     __slots__ = ("shape", "rows", "classes", "weights", "total_weight", "reduction")
 
@@ -57,11 +60,10 @@ class NllLossBackward0(Node):
         elif self.reduction == "sum":
             scale = grad
         else:
-            with np.errstate(divide="ignore", invalid="ignore"):  # nothing counted
-                scale = grad / self.total_weight
-        samples = int(np.prod(self.shape[:-1]))
-        grad_input = np.zeros((samples, self.shape[-1]), dtype=grad.dtype)
-        grad_input[self.rows, self.classes] = -self.weights * scale
+            scale = grad / self.total_weight  # nan if nothing was counted, as in PyTorch
+        grad_input = np.zeros((math.prod(self.shape[:-1]), self.shape[-1]), dtype=grad.dtype)
+        grad_input[self.rows, self.classes] = \
+            -scale if self.weights is None else -self.weights * scale
         return grad_input.reshape(self.shape)
 
 
@@ -72,6 +74,8 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None, reduction: st
     ``input`` holds log-probabilities, ``(N, C)`` or ``(C,)`` for a single sample; ``target``
     the class indices. Samples whose target is ``ignore_index`` count for nothing, not even
     in the ``"mean"``, which divides by the total weight of the counted targets.
+    A loss is computed after every training step's forward, so it is written with as few
+    NumPy calls as possible: the common case, no class weights, skips the multiplications.
     """
     scores, targets = input._data, target._data
     if target.dtype.scalar_name not in ("Long", "Byte"):
@@ -80,7 +84,6 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None, reduction: st
     if targets.ndim > 1:
         raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
     classes = scores.shape[-1]
-    weights = np.ones(classes, dtype=scores.dtype)
     if weight is not None:
         if weight._data.shape != (classes,):
             raise RuntimeError(f"weight tensor should be defined either for all {classes} "
@@ -89,22 +92,31 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None, reduction: st
         if weight._data.dtype != scores.dtype:
             raise RuntimeError(f"expected scalar type {input.dtype.scalar_name} but found "
                                f"{weight.dtype.scalar_name}")
-        weights = weight._data
-    flat = targets.reshape(-1).astype(np.int64)
+    flat = targets.reshape(-1).astype(np.int64, copy=False)
     rows = np.flatnonzero(flat != ignore_index)
     picked = flat[rows]
-    out_of_bounds = (picked < 0) | (picked >= classes)
-    if out_of_bounds.any():
-        raise IndexError(f"Target {picked[out_of_bounds][0]} is out of bounds.")
-    sample_weights = weights[picked]
-    losses = np.zeros(len(flat), dtype=scores.dtype)
-    losses[rows] = -sample_weights * scores.reshape(len(flat), classes)[rows, picked]
-    total_weight = sample_weights.sum(dtype=scores.dtype)
-    if reduction == "mean":
-        with np.errstate(invalid="ignore"):  # every target ignored: 0 / 0 is nan, as in PyTorch
-            value = losses.sum(dtype=scores.dtype) / total_weight
+    if picked.size and (picked.min() < 0 or picked.max() >= classes):
+        raise IndexError(f"Target {picked[(picked < 0) | (picked >= classes)][0]} is out of "
+                         "bounds.")
+    picked_scores = scores.reshape(len(flat), classes)[rows, picked]
+    if weight is None:
+        sample_weights, losses = None, -picked_scores
+        total_weight = scores.dtype.type(len(rows))
     else:
-        value = _reduce(losses.reshape(len(flat) if scores.ndim == 2 else ()), reduction)
+        sample_weights = weight._data[picked]
+        losses = -sample_weights * picked_scores
+        total_weight = sample_weights.sum(dtype=scores.dtype)
+    if reduction == "mean":
+        # Silent, as in PyTorch: nan when every target is ignored (0 / 0), inf when the
+        # class weights of the counted targets sum to 0.
+        with np.errstate(divide="ignore", invalid="ignore"):
+            value = losses.sum(dtype=scores.dtype) / total_weight
+    elif reduction == "sum":
+        value = losses.sum(dtype=scores.dtype)
+    else:  # one loss per sample, 0 for the ignored ones
+        value = np.zeros(len(flat), dtype=scores.dtype)
+        value[rows] = losses
+        value = value.reshape(len(flat) if scores.ndim == 2 else ())
     return record(value, NllLossBackward0, (input,), shape=scores.shape, rows=rows,
                   classes=picked, weights=sample_weights, total_weight=total_weight,
                   reduction=reduction)

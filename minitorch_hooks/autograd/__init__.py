@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._tensor import Tensor
 from .engine import run_backward
 from .function import Function, FunctionCtx
 from .grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
@@ -19,8 +20,6 @@ __all__ = ["backward", "grad", "no_grad", "enable_grad", "set_grad_enabled",
 
 
 def _as_tuple(x):
-    from .._tensor import Tensor
-
     if x is None or isinstance(x, Tensor):
         return (x,)
     return tuple(x)
@@ -69,8 +68,6 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph: bool | None = None,
 
     See https://pytorch.org/docs/stable/generated/torch.autograd.grad.html
     """
-    from .._tensor import Tensor
-
     if create_graph:
         raise NotImplementedError("minitorch_hooks does not build graphs of the backward pass "
                                   "(create_graph=True)")

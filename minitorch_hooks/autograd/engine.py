@@ -16,15 +16,13 @@ from __future__ import annotations
 import heapq
 from collections import deque
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
+from .._tensor import Tensor
 from ..utils.hooks import call_hooks
 from .graph import AccumulateGrad, Node, gradient_edge
-
-if TYPE_CHECKING:
-    from .._tensor import Tensor
 
 Grads = list  # one NumPy array (or None) per output of a node
 
@@ -229,8 +227,6 @@ def _call_tensor_pre_hooks(node: Node, grads: Grads) -> Grads:
 
 def _run_tensor_hooks(hooks: dict, grad: np.ndarray, tensor: Any) -> np.ndarray:
     """``tensor`` is the leaf, or ``(node, output_nr)`` for a non-leaf (what a trace shows)."""
-    from .._tensor import Tensor
-
     return call_hooks(hooks.items(), Tensor._wrap(grad), _call_tensor_hook,
                       site="tensor hook", owner=tensor)._data
 
@@ -245,8 +241,6 @@ def _call_tensor_hook(hook_id: int, hook: Callable, grad: Tensor) -> Tensor | No
 
 def check_replacement(hook: Callable, original: Tensor | None, result: object) -> None:
     """The checks PyTorch applies to a value a backward hook returns in place of a grad."""
-    from .._tensor import Tensor
-
     if result is None:
         return
     if original is None:
@@ -299,8 +293,6 @@ def _node_hook_caller(current: Sequence[Any], kind: str, grad_outputs: tuple = (
 
 
 def _wrap_all(grads: Sequence[np.ndarray | None]) -> list:
-    from .._tensor import Tensor
-
     return [None if g is None else Tensor._wrap(g) for g in grads]
 
 
@@ -313,8 +305,6 @@ def _unwrap_all(grads: Sequence[Any]) -> list:
 def _accumulate(leaf: Tensor, grad: np.ndarray | None) -> None:
     """Add into ``leaf.grad`` (in place after the first time, like PyTorch), then run the
     leaf's post-accumulate-grad hooks."""
-    from .._tensor import Tensor
-
     if grad is None:
         return
     if leaf._grad is None:
@@ -342,8 +332,6 @@ def _call_post_accumulate_grad_hook(hook_id: int, hook: Callable, tensor: Tensor
 
 def _retain(tensor: Tensor, grad: np.ndarray) -> None:
     """``retain_grad()``: keep a non-leaf's gradient in ``.grad`` (a copy, then a sum)."""
-    from .._tensor import Tensor
-
     if tensor._grad is None:
         tensor._grad = Tensor._wrap(np.array(grad, copy=True))
     else:

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from .._tensor import Tensor
 from .grad_mode import _State, no_grad
 from .graph import Node, SavedTensor
 
@@ -33,8 +34,6 @@ class FunctionCtx:
 
     @property
     def saved_tensors(self) -> tuple:
-        from .._tensor import Tensor
-
         node = self._node
         if node is None:  # still inside forward
             return self._to_save
@@ -44,7 +43,7 @@ class FunctionCtx:
 
     def mark_non_differentiable(self, *tensors: Any) -> None:
         """These outputs get no grad_fn and do not require grad."""
-        self._non_differentiable.update(id(t) for t in tensors)
+        self._non_differentiable.update([id(t) for t in tensors])
 
     def set_materialize_grads(self, value: bool) -> None:
         """With ``True`` (the default) a missing output gradient reaches backward as zeros."""
@@ -61,12 +60,10 @@ class BackwardCFunction(Node):
     drops_unneeded_grads = False
 
     def backward(self, *grad_outputs: Any) -> tuple:
-        from .._tensor import Tensor
-
         if self.ctx.materialize_grads:
-            grad_outputs = tuple(np.zeros(shape, dtype) if g is None else g
-                                 for g, (shape, dtype) in zip(grad_outputs, self._output_meta))
-        wrapped = tuple(None if g is None else Tensor._wrap(g) for g in grad_outputs)
+            grad_outputs = [np.zeros(shape, dtype) if g is None else g
+                            for g, (shape, dtype) in zip(grad_outputs, self._output_meta)]
+        wrapped = [None if g is None else Tensor._wrap(g) for g in grad_outputs]
         with no_grad():
             results = self.function.backward(self.ctx, *wrapped)
         if not isinstance(results, tuple):
@@ -75,8 +72,8 @@ class BackwardCFunction(Node):
         if len(results) != expected:
             raise RuntimeError(f"function {self.name()} returned an incorrect number of "
                                f"gradients (expected {expected}, got {len(results)})")
-        return tuple(None if results[i] is None else results[i]._data
-                     for i in self._tensor_positions)
+        return tuple([None if results[i] is None else results[i]._data
+                      for i in self._tensor_positions])
 
 
 class Function:
@@ -106,10 +103,10 @@ class Function:
 
     @classmethod
     def apply(cls, *args: Any) -> Any:
-        from .._tensor import Tensor
-
-        positions = tuple(i for i, a in enumerate(args) if isinstance(a, Tensor))
-        needs_input_grad = tuple(isinstance(a, Tensor) and a._requires_grad for a in args)
+        # ``tuple([...])`` rather than ``tuple(... for ...)``: every module call with full
+        # backward hooks comes here twice, and before Python 3.12 generators are slower.
+        positions = tuple([i for i, a in enumerate(args) if isinstance(a, Tensor)])
+        needs_input_grad = tuple([isinstance(a, Tensor) and a._requires_grad for a in args])
         ctx = FunctionCtx(needs_input_grad)
         with no_grad():
             outputs = cls.forward(ctx, *args)
@@ -117,15 +114,15 @@ class Function:
         outputs = outputs if is_tuple else (outputs,)
         recording = _State.enabled and any(needs_input_grad)
         inputs_by_id = {id(args[i]): args[i] for i in positions}
-        results = tuple(_output(o, inputs_by_id) for o in outputs)
+        results = tuple([_output(o, inputs_by_id) for o in outputs])
         if recording:
-            node = cls._node_type()(tuple(args[i] for i in positions),
-                                    tuple(SavedTensor(t) if isinstance(t, Tensor) else t
-                                          for t in ctx._to_save))
+            node = cls._node_type()([args[i] for i in positions],
+                                    tuple([SavedTensor(t) if isinstance(t, Tensor) else t
+                                           for t in ctx._to_save]))
             node.ctx, node.function, node.num_outputs = ctx, cls, len(results)
             node._tensor_positions = positions
-            node._output_meta = tuple((o._data.shape, o._data.dtype) if isinstance(o, Tensor)
-                                      else ((), np.float32) for o in results)
+            node._output_meta = tuple([(o._data.shape, o._data.dtype) if isinstance(o, Tensor)
+                                       else ((), np.float32) for o in results])
             ctx._node = node
             for output_nr, (original, out) in enumerate(zip(outputs, results)):
                 if isinstance(out, Tensor) and id(original) not in ctx._non_differentiable:
@@ -139,8 +136,6 @@ def _output(value: Any, inputs_by_id: dict[int, Any]) -> Any:
     original = inputs_by_id.get(id(value))
     if original is None:
         return value
-    from .._tensor import Tensor
-
     view = Tensor._wrap(original._data)
     view._version_counter = original._version_counter
     view._base = original if original._base is None else original._base

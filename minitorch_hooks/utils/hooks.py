@@ -22,6 +22,8 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
+import minitorch_hooks
+
 T = TypeVar("T")
 
 # The trace that records hook calls (``minitorch_hooks.trace``), or None when none is active.
@@ -179,21 +181,25 @@ class BackwardHook:
 
     @staticmethod
     def _unpack_none(indices: list[int], values: Any) -> tuple:
-        return tuple(values[index] for index in indices)
+        return tuple([values[index] for index in indices])
 
     def _apply_on_tensors(self, on_node: Callable[[Any], None], args: tuple
                           ) -> tuple[tuple, list[int] | None]:
         """Route the tensors in ``args`` through the identity Function and hand its node
         to ``on_node``; nothing happens when no tensor needs a gradient."""
-        from .._tensor import Tensor
-        from ..autograd.grad_mode import is_grad_enabled
-        from ..nn.modules._functions import BackwardHookFunction
-
-        indices = [i for i, arg in enumerate(args) if isinstance(arg, Tensor)]
-        if not (is_grad_enabled() and any(args[i].requires_grad for i in indices)):
+        # One plain loop, as in PyTorch: this runs twice at every call of a hooked module.
+        indices, tensors, requires_grad = [], [], False
+        for index, arg in enumerate(args):
+            # Through the package, as PyTorch does with ``torch.``: this module is imported
+            # before Tensor exists, and an import statement here would run at every call.
+            if isinstance(arg, minitorch_hooks.Tensor):
+                indices.append(index)
+                tensors.append(arg)
+                requires_grad = requires_grad or arg._requires_grad
+        if not (requires_grad and minitorch_hooks.is_grad_enabled()):
             return args, None
-        new_tensors = BackwardHookFunction.apply(*(args[i] for i in indices))
-        on_node(next(t.grad_fn for t in new_tensors if t.grad_fn is not None))
+        new_tensors = minitorch_hooks.nn.modules._functions.BackwardHookFunction.apply(*tensors)
+        on_node([t.grad_fn for t in new_tensors if t.grad_fn is not None][0])
         replaced = list(args)
         for index, tensor in zip(indices, new_tensors):
             replaced[index] = tensor

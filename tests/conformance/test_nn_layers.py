@@ -479,6 +479,17 @@ def test_cross_entropy_with_every_target_ignored_is_nan():
     assert_same_outcome(scenario)
 
 
+def test_cross_entropy_with_a_zero_total_weight_divides_silently():
+    def scenario(torch):
+        x = leaf(torch, values((2, 3), seed=28))
+        loss = torch.nn.functional.cross_entropy(x, torch.tensor([0, 1]),
+                                                 weight=torch.tensor([1.0, -1.0, 2.0]))
+        loss.backward()
+        return loss, x.grad
+
+    assert_same_outcome(scenario)
+
+
 @pytest.mark.parametrize("reduction", REDUCTIONS)
 def test_nll_loss_after_log_softmax_is_cross_entropy(reduction):
     def scenario(torch):

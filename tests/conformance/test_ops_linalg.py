@@ -74,6 +74,31 @@ def test_mm_and_addmm():
     assert_same_outcome(scenario, rtol=1e-4)
 
 
+@pytest.mark.parametrize("transpose_a", [False, True], ids=["a", "a.t()"])
+@pytest.mark.parametrize("transpose_b", [False, True], ids=["b", "b.t()"])
+def test_matrix_product_gradients_are_laid_out_like_their_matrices(transpose_a, transpose_b):
+    """PyTorch computes the gradient of a transposed matrix (``weight.t()``) transposed, so
+    the leaf's ``.grad`` is contiguous like the leaf itself."""
+    def scenario(torch):
+        a = leaf(torch, values((3, 2) if transpose_a else (2, 3), seed=7))
+        b = leaf(torch, values((4, 3) if transpose_b else (3, 4), seed=8))
+        c = leaf(torch, values((4,), seed=9))
+        mat1, mat2 = a.t() if transpose_a else a, b.t() if transpose_b else b
+        (mat1.mm(mat2) + torch.addmm(c, mat1, mat2)).sum().backward()
+        return a.grad, b.grad, a.grad.is_contiguous(), b.grad.is_contiguous()
+
+    assert_same_outcome(scenario, rtol=1e-4)
+
+
+def test_linear_weight_grad_is_contiguous_like_the_weight():
+    def scenario(torch):
+        layer = torch.nn.Linear(3, 2)
+        layer(torch.ones(4, 3)).sum().backward()
+        return layer.weight.grad.is_contiguous()
+
+    assert_same_outcome(scenario)
+
+
 def test_matmul_of_float64_tensors():
     assert_same_outcome(lambda torch: run(torch, lambda torch, a, b: a @ b,
                                           values((2, 3), dtype="float64"),

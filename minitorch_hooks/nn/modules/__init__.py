@@ -1,5 +1,7 @@
 """The layers. ``module.py`` holds the base class and every module hook."""
 
+# ``_functions`` holds the identity Function that module full backward hooks are built on.
+from . import _functions
 from .activation import LogSoftmax, ReLU, Sigmoid, Softmax, Tanh
 from .container import ModuleDict, ModuleList, Sequential
 from .dropout import Dropout

@@ -231,13 +231,19 @@ class Module:
 
     def _call_with_hooks(self, state: _CallState) -> Any:
         # The backward hooks that apply are fixed before any forward hook can add more.
-        backward_hook = self._setup_backward_hook()
-        legacy_hooks = self._legacy_backward_hooks()
-        self._run_forward_pre_hooks(state)
+        # (Each step is skipped when it has no hooks: most modules have only one kind.)
+        backward_hook, legacy_hooks = None, []
+        if (self._backward_pre_hooks or self._backward_hooks or _global_backward_pre_hooks
+                or _global_backward_hooks):
+            backward_hook = self._setup_backward_hook()
+            legacy_hooks = self._legacy_backward_hooks()
+        if self._forward_pre_hooks or _global_forward_pre_hooks:
+            self._run_forward_pre_hooks(state)
         if backward_hook is not None:
             state.args = backward_hook.setup_input_hook(state.args)
         state.result = self.forward(*state.args, **state.kwargs)
-        self._run_forward_hooks(state)
+        if self._forward_hooks or _global_forward_hooks:
+            self._run_forward_hooks(state)
         if backward_hook is not None:
             if not isinstance(state.result, (Tensor, tuple)):
                 warnings.warn("For backward hooks to be called, module output should be a "
