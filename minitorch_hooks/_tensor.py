@@ -105,11 +105,7 @@ class Tensor:
         if type(data) is not np.ndarray:
             data = np.asarray(data)
         tensor = object.__new__(cls)
-        # What ``_init`` does, written out: every operation's result is made here.
-        tensor._data = data
-        tensor._requires_grad = requires_grad
-        tensor.grad_fn = None
-        tensor._version_counter = [0]
+        tensor._init(data, requires_grad)
         return tensor
 
     # -- what a tensor is ------------------------------------------------------------------

@@ -22,7 +22,9 @@ from .._tensor import Tensor
 from ..utils.hooks import RemovableHandle, check_callable
 
 # Nodes made later run earlier when both are ready, as in PyTorch's engine, which orders
-# its ready queue by this number. AccumulateGrad nodes run as soon as they are ready.
+# its ready queue by this number. An AccumulateGrad has the largest number (PyTorch gives
+# it UINT64_MAX): it runs as soon as it is ready, which our engine does with a queue of its
+# own.
 _sequence_nr = itertools.count()
 _ACCUMULATE_FIRST = float("inf")
 
@@ -112,9 +114,7 @@ class Node:
         edges, meta = [], []
         for t in inputs:
             if isinstance(t, Tensor):
-                # (``gradient_edge(t)``, with its most common case first)
-                grad_fn = t.grad_fn
-                edges.append(gradient_edge(t) if grad_fn is None else (grad_fn, t._output_nr))
+                edges.append(gradient_edge(t))
                 data = t._data
                 meta.append((data.shape, data.dtype))
             else:
