@@ -315,6 +315,8 @@ class Generator:
             )
         self.device = "cpu"
         self._engine = np.random.MT19937()
+        # NumPy's legacy interface on the same engine, for ``randint``'s masked draws (below).
+        self._legacy = np.random.RandomState(self._engine)
         self.manual_seed(_DEFAULT_SEED)
 
     # -- seeding and state (public API) -------------------------------------------------------
@@ -435,10 +437,20 @@ class Generator:
         pairs = self._random(2 * count).reshape(count, 2)
         return (pairs[:, 0] << 32) | pairs[:, 1]
 
+    def _low_bits(self, count: int, bits: int) -> np.ndarray:
+        """The low ``bits`` bits of each of ``count`` draws, as uint32.
+
+        NumPy's legacy ``randint`` draws a range whose size is a power of two by masking one
+        32-bit output per value (a mask never rejects), so this is exactly ``draw & mask``,
+        made in one pass instead of drawing into uint64 and masking afterwards.
+        """
+        if count:
+            self._counters = None
+        return self._legacy.randint(0, 2**bits, size=count, dtype=np.uint32)
+
     def _uniform_float(self, count: int) -> np.ndarray:
         """PyTorch's float uniform in [0, 1): the low 24 bits of one draw, times 2**-24."""
-        low_bits = self._random(count).astype(np.uint32)
-        low_bits &= 0xFFFFFF
+        low_bits = self._low_bits(count, 24)
         # Through int32 because NumPy converts signed integers to float faster; exact either way.
         uniforms = low_bits.view(np.int32).astype(np.float32)
         uniforms *= np.float32(2.0**-24)
