@@ -282,7 +282,9 @@ def _str(self: Any, *, tensor_contents: str | None = None) -> str:
         if self.dtype not in _IMPLIED_DTYPES:
             suffixes.append(f"dtype={self.dtype!r}")
     if self.grad_fn is not None:
-        suffixes.append(f"grad_fn=<{self.grad_fn.name()}>")
+        # The node's class name, which for C++ nodes is shorter than ``name()``:
+        # ``grad_fn=<CopySlices>``, not ``torch::autograd::CopySlices``.
+        suffixes.append(f"grad_fn=<{type(self.grad_fn).__name__}>")
     elif self.requires_grad:
         suffixes.append("requires_grad=True")
 

@@ -12,7 +12,7 @@ from numbers import Number
 import numpy as np
 
 from .._tensor import Tensor
-from . import conversion, inplace, linalg, pointwise, reduction, shape, softmax
+from . import conversion, inplace, linalg, pointwise, reduction, setitem, shape, softmax
 
 
 def _swap(operation):
@@ -78,6 +78,7 @@ _METHODS = {
     "permute": shape.permute, "transpose": shape.transpose, "t": shape.t,
     "unsqueeze": shape.unsqueeze, "squeeze": shape.squeeze, "expand": shape.expand,
     "__getitem__": shape.getitem,
+    "__setitem__": setitem.setitem,
     # copies and conversions
     "clone": conversion.clone, "contiguous": conversion.contiguous, "to": conversion.to,
     "float": conversion.float, "double": conversion.double, "half": conversion.half,

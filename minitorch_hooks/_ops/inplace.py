@@ -18,7 +18,9 @@ See https://pytorch.org/docs/stable/notes/autograd.html#in-place-operations-with
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
+from numbers import Number
 from typing import Any
 
 import numpy as np
@@ -196,7 +198,48 @@ def fill_(self: Tensor, value: Any) -> Tensor:
     """Set every element to ``value`` (a number or a 0-d tensor)."""
     if isinstance(value, Tensor):
         return apply_in_place(self, _filler(value, FillBackward3), value)
-    return apply_in_place(self, _filler(value, FillBackward2), may_overlap=True)
+    number = scalar_for(value, self._data.dtype)
+    return apply_in_place(self, _filler(number, FillBackward2), may_overlap=True)
+
+
+# C++'s names for the types in PyTorch's message; the other integers are ``int64_t``, ...
+_C_TYPE_NAMES = {"float16": "c10::Half", "float32": "float", "float64": "double",
+                 "int32": "int", "bool": "bool"}
+
+
+def scalar_for(number: Any, dtype: np.dtype) -> np.ndarray:
+    """A Python number written into a tensor of ``dtype``, converted as PyTorch converts it.
+
+    PyTorch reads an integer as a C ``long long`` first, and refuses a value that would
+    overflow the tensor's type rather than let it wrap around silently, with one exception
+    kept from C: a small negative number in an unsigned type (-1 is 255 in uint8). A float
+    written into an integer tensor is truncated, as C's conversion does.
+    """
+    if isinstance(number, np.generic):
+        number = number.item()
+    if isinstance(number, complex):
+        if number.imag:
+            raise RuntimeError(_overflow(dtype))
+        number = number.real
+    if not isinstance(number, Number) or isinstance(number, complex):
+        raise TypeError(f"can't assign a {type(number).__name__} to a tensor")
+    if type(number) is int and not -(2**63) <= number < 2**63:
+        raise ValueError("Overflow when unpacking long long")
+    if dtype.kind in "iu":
+        info = np.iinfo(dtype)
+        high = float(info.max) if isinstance(number, float) else info.max  # as C compares
+        low = -high if dtype.kind == "u" else info.min
+        if not low <= number <= high:  # also refuses nan and inf
+            raise RuntimeError(_overflow(dtype))
+    elif dtype.kind == "f" and math.isfinite(number) and abs(number) > float(np.finfo(dtype).max):
+        raise RuntimeError(_overflow(dtype))
+    with np.errstate(invalid="ignore"):  # 2.0**63 passes the check (as in C) and wraps
+        return np.array(number).astype(dtype)
+
+
+def _overflow(dtype: np.dtype) -> str:
+    name = _C_TYPE_NAMES.get(dtype.name, f"{dtype.name}_t")
+    return f"value cannot be converted to type {name} without overflow"
 
 
 def zero_(self: Tensor) -> Tensor:

@@ -381,6 +381,13 @@ def getitem(input: Tensor, index: Any) -> Tensor:
     return result
 
 
+def numpy_key(index: Any) -> tuple:
+    """``index`` as a NumPy index that picks the same elements as ``getitem`` (for an index
+    that ``getitem`` accepted: NumPy and PyTorch agree on valid indices)."""
+    items = index if isinstance(index, tuple) else (index,)
+    return tuple(_as_index(item) for item in items)
+
+
 def _is_integer(item: Any) -> bool:
     if isinstance(item, Tensor):
         return item._data.ndim == 0 and item._data.dtype.kind in "iu"

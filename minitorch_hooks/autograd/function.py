@@ -59,6 +59,11 @@ class BackwardCFunction(Node):
     # no gradient arrived (on zeros, unless ``set_materialize_grads(False)``).
     drops_unneeded_grads = False
 
+    def __repr__(self) -> str:
+        # PyTorch defines this node class in Python, so its repr is Python's default one,
+        # with the module: ``<torch.autograd.function.MyOpBackward object at ...>``.
+        return object.__repr__(self)
+
     def backward(self, *grad_outputs: Any) -> tuple:
         if self.ctx.materialize_grads:
             grad_outputs = [np.zeros(shape, dtype) if g is None else g

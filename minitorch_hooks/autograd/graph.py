@@ -131,7 +131,9 @@ class Node:
         return type(self).__name__
 
     def __repr__(self) -> str:
-        return f"<{self.name()} object at {hex(id(self))}>"
+        # The class name even where ``name()`` is C++'s (``torch::autograd::CopySlices``):
+        # PyTorch's repr shows the Python type.
+        return f"<{type(self).__name__} object at {hex(id(self))}>"
 
     # -- saved tensors ------------------------------------------------------------------
     def saved_arrays(self) -> tuple[np.ndarray, ...]:
@@ -223,9 +225,6 @@ class AccumulateGrad(Node):
 
     def name(self) -> str:
         return "torch::autograd::AccumulateGrad"
-
-    def __repr__(self) -> str:
-        return f"<AccumulateGrad object at {hex(id(self))}>"
 
 
 _NO_EDGE = (None, 0)

@@ -1,0 +1,180 @@
+"""Item assignment, ``x[index] = value``: an in-place operation on part of a tensor.
+
+PyTorch turns the assignment into operations it already has: the basic indices (integers,
+slices, ``None``, ``...``) make a view, and the value is copied or filled into it, or put at
+the positions of integer and boolean index arrays (``index_put_``). The same in-place guards
+apply as for ``add_``, and the recorded node tells which way the write went: ``CopySlices``
+through a view, ``IndexPutBackward0`` for arrays alone, ``fill_`` or ``copy_``'s own node
+when the index selects the whole tensor.
+See https://pytorch.org/docs/stable/tensor_view.html
+"""
+
+from __future__ import annotations
+
+import warnings
+from numbers import Number
+from typing import Any
+
+import numpy as np
+
+from .. import _dtype
+from .._tensor import Tensor
+from ..autograd.grad_mode import _State, no_grad
+from ..autograd.graph import Node
+from . import shape
+from ._record import record
+from .inplace import (
+    apply_in_place,
+    bump_version,
+    check_in_place,
+    check_no_internal_overlap,
+    copy_,
+    fill_,
+    scalar_for,
+)
+
+
+class IndexPutBackward0(Node):
+    """``x[index] = value`` through integer or boolean arrays (PyTorch's ``index_put_``).
+
+    The overwritten elements no longer affect the result, so ``x``'s old value gets a zero
+    gradient there; ``value`` gets the output's gradient at ``index`` (summed where it was
+    broadcast; a position written twice sends its gradient to both writes).
+    """
+
+    __slots__ = ("key",)
+
+    def backward(self, grad):
+        grad_self = grad.copy()
+        grad_self[self.key] = 0
+        return grad_self, grad[self.key]
+
+
+class CopySlices(IndexPutBackward0):
+    """``x[index] = value`` through basic indices. PyTorch writes into a view of ``x`` (a
+    ``fill_`` or ``copy_``) and names the node after that mechanism; the gradient is the
+    same as ``index_put_``'s."""
+
+    __slots__ = ()
+
+    def name(self) -> str:
+        return "torch::autograd::CopySlices"  # a C++ node, like AccumulateGrad
+
+
+_VIEW_OF_LEAF = ("a view of a leaf Variable that requires grad is being used in an in-place "
+                 "operation.")
+_EXPANDED_INDEX_PUT = (
+    "Use of index_put_ on expanded tensors is deprecated. Please clone() the tensor before "
+    "performing this operation. This also applies to advanced indexing e.g. tensor[indices] = "
+    "tensor")
+
+
+def setitem(self: Tensor, index: Any, value: Any) -> None:
+    """``x[index] = value``: one in-place operation on the elements ``index`` selects.
+
+    PyTorch applies the basic indices (integers, slices, ``None``, ``...``) first, as a view,
+    then writes into it: a ``copy_`` of ``value``, a ``fill_`` if ``value`` is a number or
+    0-d, an ``index_put_`` if there are integer or boolean arrays too. If the basic indices
+    leave the whole tensor, the write goes to the tensor itself and records its own node
+    (``CopyBackwards``, ``FillBackward3``); through a view it records ``CopySlices``.
+    See https://pytorch.org/docs/stable/tensor_view.html
+    """
+    if isinstance(value, (Number, np.generic)):
+        value = Tensor._wrap(scalar_for(value, self._data.dtype))
+    elif not isinstance(value, Tensor):
+        raise TypeError(f"can't assign a {type(value).__name__} to a {self.dtype.legacy_name}")
+    with no_grad():
+        selected = shape.getitem(self, index)  # PyTorch's checks of the index, and its shape
+    key = shape.numpy_key(index)
+    advanced = any(isinstance(item, np.ndarray) for item in key)
+    through_view = _makes_a_view(key, self._data.shape)
+    if advanced:
+        value = _index_put_source(value, selected._data.shape, self._data.dtype)
+        if 0 in self._data.strides and self._data.size > 1:
+            warnings.warn(_EXPANDED_INDEX_PUT, UserWarning, stacklevel=2)
+    else:
+        value = _copy_source(value, selected._data.shape)
+        if not through_view:
+            if value._data.ndim == 0:
+                fill_(self, value)
+            else:
+                copy_(self, value)
+            return
+        check_no_internal_overlap(selected)
+    if through_view and _State.enabled and self._requires_grad and self.grad_fn is None:
+        raise RuntimeError(_VIEW_OF_LEAF)  # the view that PyTorch writes through
+    if not _State.enabled or not (self._requires_grad or value._requires_grad):
+        check_in_place(self)
+        self._data[key] = value._data
+        bump_version(self)
+        return
+    node_type = CopySlices if through_view else IndexPutBackward0
+
+    def assigned(previous: Tensor, value: Tensor) -> Tensor:
+        data = previous._data.copy()
+        data[key] = value._data
+        return record(data, node_type, (previous, value), key=key)
+
+    apply_in_place(self, assigned, value, may_overlap=True)
+
+
+def _makes_a_view(key: tuple, shape: tuple[int, ...]) -> bool:
+    """Whether the basic indices in ``key`` make a view: an integer, ``None`` or a bool does,
+    and so does a slice that does not cover its whole dimension. ``...``, whole slices and
+    the index arrays (applied afterwards) leave the tensor as it is."""
+    def dims_used(item: Any) -> int:
+        if item is Ellipsis:
+            return 0
+        return item.ndim if isinstance(item, np.ndarray) and item.dtype == np.bool_ else 1
+
+    dim = 0
+    for position, item in enumerate(key):
+        if item is Ellipsis:
+            dim = len(shape) - sum(dims_used(rest) for rest in key[position + 1:])
+        elif isinstance(item, np.ndarray):
+            dim += dims_used(item)
+        elif isinstance(item, slice) and item.indices(shape[dim]) == (0, shape[dim], 1):
+            dim += 1
+        else:
+            return True
+    return False
+
+
+def _copy_source(value: Tensor, target: tuple[int, ...]) -> Tensor:
+    """PyTorch's ``copy_to``: a value of the target's shape, or 0-d (a fill), is used as it
+    is; any other loses its leading 1s and is expanded to the target. Both steps are
+    recorded, so their nodes sum the gradient back to the value's shape."""
+    sizes = value._data.shape
+    if not sizes or sizes == target:
+        return value
+    value = shape.view(value, _without_leading_ones(sizes))  # recorded even if unchanged
+    return value if value._data.shape == target else shape.expand(value, *target)
+
+
+def _index_put_source(value: Tensor, target: tuple[int, ...], dtype: np.dtype) -> Tensor:
+    """``index_put_`` takes a value of the tensor's dtype only, and broadcasts it itself
+    after dropping its leading 1s (a recorded view, made only if there are any)."""
+    if value._data.dtype != dtype:
+        raise RuntimeError(
+            "Index put requires the source and destination dtypes match, got "
+            f"{_dtype.from_numpy_dtype(dtype).scalar_name} for the destination and "
+            f"{value.dtype.scalar_name} for the source.")
+    sizes = value._data.shape
+    if _without_leading_ones(sizes) != sizes:
+        value = shape.view(value, _without_leading_ones(sizes))
+    try:
+        fits = np.broadcast_shapes(value._data.shape, target) == target
+    except ValueError:
+        fits = False
+    if not fits:
+        raise RuntimeError(f"shape mismatch: value tensor of shape {list(value.shape)} "
+                           f"cannot be broadcast to indexing result of shape {list(target)}")
+    return value
+
+
+def _without_leading_ones(sizes: tuple[int, ...]) -> tuple[int, ...]:
+    """PyTorch's ``slicePrefix1sSize``: a value (1, 1, 3) is written like one of shape (3,)."""
+    ones = 0
+    while ones < len(sizes) and sizes[ones] == 1:
+        ones += 1
+    return sizes[ones:]
