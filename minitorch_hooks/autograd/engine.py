@@ -174,10 +174,11 @@ def _apply(node: Node, grads: Grads) -> Sequence[np.ndarray | None]:
     if not isinstance(grad_inputs, tuple):
         grad_inputs = (grad_inputs,)
     checked = []
-    for grad, meta, (next_node, _) in zip(grad_inputs, node._input_meta, node.next_functions):
+    for grad, meta in zip(grad_inputs, node._input_meta):
         if grad is not None:
-            if next_node is None and drops_unneeded:  # no gradient needed here
-                grad = None
+            if meta is None:  # no edge: dropped, or passed on unchecked by a custom backward
+                if drops_unneeded:
+                    grad = None
             else:
                 shape, dtype = meta
                 if grad.shape != shape:

@@ -110,16 +110,14 @@ class Node:
     drops_unneeded_grads = True
 
     def __init__(self, inputs: Sequence[Any], saved: tuple = ()) -> None:
-        # An input that is not a tensor (a plain number, or None) gets no gradient.
+        # An input that is not a tensor (a plain number, or None) gets no gradient. Like
+        # PyTorch's validate_outputs, the engine checks a gradient's shape and dtype only
+        # where it is sent on, so only those inputs' are kept.
         edges, meta = [], []
         for t in inputs:
-            if isinstance(t, Tensor):
-                edges.append(gradient_edge(t))
-                data = t._data
-                meta.append((data.shape, data.dtype))
-            else:
-                edges.append(_NO_EDGE)
-                meta.append(None)
+            edge = gradient_edge(t) if isinstance(t, Tensor) else _NO_EDGE
+            edges.append(edge)
+            meta.append(None if edge[0] is None else (t._data.shape, t._data.dtype))
         self.next_functions, self._input_meta = tuple(edges), tuple(meta)
         self._sequence_nr = next(_sequence_nr)
         self._saved = saved
