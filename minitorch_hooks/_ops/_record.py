@@ -29,10 +29,12 @@ def record(data: Any, node_type: type[Node], inputs: tuple, saved: tuple = (),
     out = Tensor._wrap(data)
     if not (_State.enabled and _any_requires_grad(inputs)):
         return out
-    if saved:
-        saved = tuple([SavedTensor(s) if isinstance(s, Tensor) else s for s in saved])
+    packed = []  # a plain loop: before Python 3.12 a comprehension is a function call
+    for value in saved:
+        packed.append(SavedTensor(value) if isinstance(value, Tensor) else value)
     if save_output:
-        saved += (SavedTensor(out, is_output=True),)
+        packed.append(SavedTensor(out, is_output=True))
+    saved = tuple(packed)
     node = node_type(inputs, saved)
     if attributes:
         for name, value in attributes.items():

@@ -138,7 +138,10 @@ class Node:
         """The saved values, checked against in-place changes and against being freed."""
         if self._saved is None:
             raise RuntimeError(_FREED)
-        return tuple([s.unpack(self) if type(s) is SavedTensor else s for s in self._saved])
+        arrays = []  # a plain loop: before Python 3.12 a comprehension is a function call
+        for saved in self._saved:
+            arrays.append(saved.unpack(self) if type(saved) is SavedTensor else saved)
+        return arrays
 
     def _output_written_into(self, tensor: Tensor) -> None:
         """An in-place operation computed its result aside, then wrote it into ``tensor``:
