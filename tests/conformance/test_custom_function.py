@@ -268,6 +268,24 @@ def saved_output_changed_in_place(torch):
     out.sum().backward()
 
 
+def saved_second_output_changed_in_place(torch):
+    class ExpToo(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            doubled, result = x * 2, x.exp()
+            ctx.save_for_backward(result)
+            return doubled, result
+
+        @staticmethod
+        def backward(ctx, grad_doubled, grad_result):
+            (result,) = ctx.saved_tensors
+            return grad_doubled * 2 + grad_result * result
+
+    doubled, result = ExpToo.apply(leaf(torch))
+    result.mul_(2)
+    (doubled + result).sum().backward()
+
+
 def saved_tensors_after_backward(torch):
     out = square(torch).apply(leaf(torch))
     out.sum().backward()
@@ -383,7 +401,8 @@ def ctx_is_the_node(torch):
 
 @pytest.mark.parametrize("scenario", [
     saved_input_changed_in_place, saved_leaf_changed_under_no_grad,
-    saved_output_changed_in_place, saved_tensors_after_backward, backward_twice,
+    saved_output_changed_in_place, saved_second_output_changed_in_place,
+    saved_tensors_after_backward, backward_twice,
     backward_twice_with_nothing_saved, retain_graph, saved_tensors_inside_forward,
     saving_none_and_an_intermediate, saving_a_number, attributes_on_ctx, ctx_is_the_node])
 def test_ctx_saved_tensors_and_attributes(scenario):
