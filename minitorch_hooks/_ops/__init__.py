@@ -74,7 +74,8 @@ _METHODS = {
     "min": reduction.min, "argmax": reduction.argmax, "norm": reduction.norm,
     "softmax": softmax.softmax, "log_softmax": softmax.log_softmax,
     # shapes and views
-    "view": shape.view, "reshape": shape.reshape, "flatten": shape.flatten,
+    "view": shape.view, "view_as": shape.view_as, "reshape": shape.reshape,
+    "flatten": shape.flatten,
     "permute": shape.permute, "transpose": shape.transpose, "t": shape.t,
     "unsqueeze": shape.unsqueeze, "squeeze": shape.squeeze, "expand": shape.expand,
     "__getitem__": shape.getitem,

@@ -91,6 +91,12 @@ def view(input: Tensor, *shape: Any) -> Tensor:
     return _as_view(record(viewed, ViewBackward0, (input,), shape=data.shape), input)
 
 
+def view_as(input: Tensor, other: Tensor) -> Tensor:
+    """``input.view(other.shape)``. ``x.view_as(x)`` is the idiom for "the same values, a new
+    tensor": a custom Function's forward returns it so that its output is not its input."""
+    return view(input, other.shape)
+
+
 def reshape(input: Tensor, *shape: Any) -> Tensor:
     """A view where the strides allow one, otherwise a copy. PyTorch records a ``view`` of a
     contiguous tensor, a ``_reshape_alias`` (a view with computed strides) of another, and

@@ -37,7 +37,7 @@ class SavedTensor:
     values are no longer the ones the gradient formula needs.
     """
 
-    __slots__ = ("data", "_version_counter", "_saved_version", "_tensor")
+    __slots__ = ("data", "_version_counter", "_saved_version", "_tensor", "_output_nr")
 
     def __init__(self, tensor: Tensor, is_output: bool = False) -> None:
         self.data = tensor._data
@@ -46,14 +46,16 @@ class SavedTensor:
         # An input is kept itself, so that the error can name the node that produces it
         # *now* (after ``a.add_(1)``, that is ``AddBackward0``), as PyTorch's does. An output's
         # producer is the saving node: keeping the output here would make a reference cycle,
-        # so ``unpack`` is told the node instead.
+        # so ``unpack`` is told the node instead, and the output's number is kept (a custom
+        # Function can save its output 1).
         self._tensor = None if is_output else tensor
+        self._output_nr = tensor._output_nr
 
     def unpack(self, node: Node) -> np.ndarray:
         current = self._version_counter[0]
         if current != self._saved_version:
             if self._tensor is None:
-                grad_fn, output_nr = node, 0
+                grad_fn, output_nr = node, self._output_nr
             else:
                 grad_fn, output_nr = self._tensor.grad_fn, self._tensor._output_nr
             raise RuntimeError(_modified_message(self.data, grad_fn, output_nr, current,

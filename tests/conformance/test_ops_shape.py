@@ -18,6 +18,7 @@ SHAPE_OPS = [
     pytest.param(lambda torch, x: x.view(-1, 4), id="view(-1, 4)"),
     pytest.param(lambda torch, x: x.view((2, 12)), id="view((2, 12))"),
     pytest.param(lambda torch, x: x.view(2, 3, 4), id="view(same shape)"),
+    pytest.param(lambda torch, x: x.view_as(torch.ones(6, 4)), id="view_as"),
     pytest.param(lambda torch, x: x.flatten(), id="flatten()"),
     pytest.param(lambda torch, x: x.flatten(1), id="flatten(1)"),
     pytest.param(lambda torch, x: x.flatten(0, 1), id="flatten(0, 1)"),
@@ -120,6 +121,7 @@ def test_expand_errors_and_edge_cases(shape, sizes):
 
 @pytest.mark.parametrize("op", [
     pytest.param(lambda torch, x: x.view(2, 3, 4), id="view"),
+    pytest.param(lambda torch, x: x.view_as(x), id="view_as"),
     pytest.param(lambda torch, x: x.reshape(4, 6), id="reshape"),
     pytest.param(lambda torch, x: x.transpose(0, 1), id="transpose"),
     pytest.param(lambda torch, x: x.permute(2, 1, 0), id="permute"),
