@@ -88,6 +88,9 @@ class BackwardCFunction(Node, FunctionCtx):
             is_output = any(tensor is out for out in outputs)
             saved.append(None if tensor is None else SavedTensor(tensor, is_output))
         self._saved = tuple(saved)
+        # Let go of the tensors themselves, as PyTorch does: an output kept here would hold
+        # its grad_fn, this node, in a reference cycle that only the garbage collector frees.
+        self.to_save = None
 
     def backward(self, *grad_outputs: np.ndarray | None) -> tuple:
         if self.materialize_grads:

@@ -870,3 +870,39 @@ def test_forward_without_ctx_and_setup_context(scenario):
     """The style PyTorch's documentation recommends: forward(*args) and
     setup_context(ctx, inputs, output)."""
     assert_same_outcome(scenario)
+
+
+def test_saving_lets_go_of_the_tensors_so_the_graph_is_freed_without_the_collector():
+    # An output saved with save_for_backward would hold its grad_fn, the node, in a cycle.
+    def scenario(torch):
+        import gc
+        import weakref
+
+        class Exp(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                result = x.exp()
+                ctx.save_for_backward(result)
+                return result
+
+            @staticmethod
+            def backward(ctx, grad):
+                (result,) = ctx.saved_tensors
+                return grad * result
+
+        x = leaf(torch)
+        out = Exp.apply(x)
+        to_save = out.grad_fn.to_save
+        node = weakref.ref(out.grad_fn)
+        enabled = gc.isenabled()
+        gc.disable()
+        try:
+            out.sum().backward()
+            del out
+            freed = node() is None
+        finally:
+            if enabled:
+                gc.enable()
+        return to_save, freed, x.grad
+
+    assert_same_outcome(scenario)
