@@ -83,7 +83,7 @@ _METHODS = {
     "clone": conversion.clone, "contiguous": conversion.contiguous, "to": conversion.to,
     "float": conversion.float, "double": conversion.double, "half": conversion.half,
     "long": conversion.long, "int": conversion.int, "bool": conversion.bool,
-    "type_as": conversion.type_as,
+    "type_as": conversion.type_as, "cpu": conversion.cpu, "type": conversion.type,
     # in place
     "add_": inplace.add_, "sub_": inplace.sub_, "mul_": inplace.mul_, "div_": inplace.div_,
     "pow_": inplace.pow_,
