@@ -112,6 +112,16 @@ def _unsafe_view(input: Tensor, shape: Sequence[int]) -> Tensor:
     return record(data.reshape(shape), UnsafeViewBackward0, (input,), shape=data.shape)
 
 
+def view_as(input: Tensor, other: Tensor) -> Tensor:
+    """``view(other.size())``: the shape of another tensor, without copying."""
+    return view(input, other._data.shape)
+
+
+def reshape_as(input: Tensor, other: Tensor) -> Tensor:
+    """``reshape(other.size())``."""
+    return reshape(input, other._data.shape)
+
+
 def flatten(input: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
     shape = input._data.shape
     if not shape:
@@ -286,6 +296,11 @@ def expand(input: Tensor, *sizes: Any) -> Tensor:
                                f"Target sizes: {list(sizes)}.  Tensor sizes: {list(data.shape)}")
     return _as_view(record(expanded(data, tuple(target)), ExpandBackward0, (input,),
                            shape=data.shape), input)
+
+
+def expand_as(input: Tensor, other: Tensor) -> Tensor:
+    """``expand(other.size())``: broadcast to another tensor's shape, without copying."""
+    return expand(input, other._data.shape)
 
 
 def expanded(data: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
