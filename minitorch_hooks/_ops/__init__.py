@@ -70,17 +70,21 @@ _METHODS = {
     "eq": pointwise.eq, "ne": pointwise.ne, "lt": pointwise.lt, "le": pointwise.le,
     "gt": pointwise.gt, "ge": pointwise.ge,
     "logical_not": pointwise.logical_not, "isnan": pointwise.isnan,
+    "isinf": pointwise.isinf, "isfinite": pointwise.isfinite, "sign": pointwise.sign,
     # reductions
     "sum": reduction.sum, "mean": reduction.mean, "max": reduction.max,
     "min": reduction.min, "argmax": reduction.argmax, "norm": reduction.norm,
+    "any": reduction.any, "all": reduction.all, "std": reduction.std, "var": reduction.var,
     "softmax": softmax.softmax, "log_softmax": softmax.log_softmax,
     # shapes and views
     "view": shape.view, "reshape": shape.reshape, "flatten": shape.flatten,
     "permute": shape.permute, "transpose": shape.transpose, "t": shape.t,
     "unsqueeze": shape.unsqueeze, "squeeze": shape.squeeze, "expand": shape.expand,
     "view_as": shape.view_as, "reshape_as": shape.reshape_as, "expand_as": shape.expand_as,
+    "split": shape.split, "chunk": shape.chunk, "unbind": shape.unbind,
     "__getitem__": shape.getitem,
     "__setitem__": setitem.setitem,
+    "masked_fill": setitem.masked_fill, "masked_fill_": setitem.masked_fill_,
     # copies and conversions
     "clone": conversion.clone, "contiguous": conversion.contiguous, "to": conversion.to,
     "float": conversion.float, "double": conversion.double, "half": conversion.half,
