@@ -62,6 +62,8 @@ from ._ops.pointwise import (
     exp,
     ge,
     gt,
+    isfinite,
+    isinf,
     isnan,
     le,
     log,
@@ -75,23 +77,28 @@ from ._ops.pointwise import (
     reciprocal,
     relu,
     sigmoid,
+    sign,
     sqrt,
     square,
     sub,
     tanh,
     where,
 )
-from ._ops.reduction import argmax, max, mean, min, norm, sum
+from ._ops.reduction import all, any, argmax, max, mean, min, norm, std, sum, var
+from ._ops.setitem import masked_fill
 from ._ops.shape import (
     cat,
+    chunk,
     expand,
     flatten,
     permute,
     reshape,
+    split,
     squeeze,
     stack,
     t,
     transpose,
+    unbind,
     unsqueeze,
 )
 from ._ops.softmax import log_softmax, softmax

@@ -74,6 +74,14 @@ def _finish(data: np.ndarray, requires_grad: bool) -> Tensor:
     return out
 
 
+def _warn_copy_construct(name: str) -> None:
+    """Copying a tensor through a constructor looks like it keeps the graph, and does not."""
+    warnings.warn(
+        "To copy construct from a tensor, it is recommended to use sourceTensor.detach()."
+        "clone() or sourceTensor.detach().clone().requires_grad_(True), rather than "
+        f"{name}(sourceTensor).", UserWarning, stacklevel=3)
+
+
 def tensor(data: Any, *, dtype: _dtype.dtype | None = None, device: Any = None,
            requires_grad: bool = False) -> Tensor:
     """A new leaf tensor holding a copy of ``data`` (numbers, nested lists, arrays).
@@ -81,10 +89,7 @@ def tensor(data: Any, *, dtype: _dtype.dtype | None = None, device: Any = None,
     See https://pytorch.org/docs/stable/generated/torch.tensor.html
     """
     if isinstance(data, Tensor):
-        warnings.warn(
-            "To copy construct from a tensor, it is recommended to use sourceTensor.detach()."
-            "clone() or sourceTensor.detach().clone().requires_grad_(True), rather than "
-            "torch.tensor(sourceTensor).", UserWarning, stacklevel=2)
+        _warn_copy_construct("torch.tensor")
     source = data._data if isinstance(data, Tensor) else data
     if isinstance(source, (np.ndarray, np.generic)):  # NumPy values keep their dtype
         array = np.array(source, dtype=_numpy_dtype(dtype, source.dtype))  # always a copy
@@ -173,6 +178,42 @@ def full_like(input: Tensor, fill_value: Any, *, dtype: _dtype.dtype | None = No
               requires_grad: bool = False) -> Tensor:
     return full(input._data.shape, fill_value, dtype=dtype or input.dtype,
                 requires_grad=requires_grad)
+
+
+# -- ``x.new_zeros(...)`` and friends: a new tensor with ``x``'s dtype (and device) -------
+# They let code that receives a tensor (a hook, for one) make another of the same kind
+# without naming its dtype. See https://pytorch.org/docs/stable/tensors.html#initializing-and-basic-operations
+
+def new_tensor(self: Tensor, data: Any, *, dtype: _dtype.dtype | None = None,
+               device: Any = None, requires_grad: bool = False) -> Tensor:
+    """``torch.tensor(data)``, in ``self``'s dtype unless ``dtype`` is given.
+    See https://pytorch.org/docs/stable/generated/torch.Tensor.new_tensor.html
+    """
+    if isinstance(data, Tensor):
+        _warn_copy_construct("tensor.new_tensor")
+        data = data._data  # warned once, here, not again by ``tensor``
+    return tensor(data, dtype=dtype or self.dtype, requires_grad=requires_grad)
+
+
+def new_full(self: Tensor, size: Any, fill_value: Any, *, dtype: _dtype.dtype | None = None,
+             device: Any = None, requires_grad: bool = False) -> Tensor:
+    """``torch.full(size, fill_value)`` in ``self``'s dtype unless ``dtype`` is given."""
+    return _filled(fill_value, size, dtype or self.dtype, requires_grad)
+
+
+def _new_filled(name: str, value: int):
+    def new(self: Tensor, *size: Any, dtype: _dtype.dtype | None = None, device: Any = None,
+            requires_grad: bool = False) -> Tensor:
+        return _filled(value, size, dtype or self.dtype, requires_grad)
+
+    new.__name__ = name
+    new.__doc__ = (f"A tensor of {value}s of the given size, in ``self``'s dtype unless "
+                   "``dtype`` is given.")
+    return new
+
+
+new_zeros, new_ones = _new_filled("new_zeros", 0), _new_filled("new_ones", 1)
+new_empty = _new_filled("new_empty", 0)  # uninitialised in PyTorch, as ``empty``
 
 
 def arange(start: float, end: float | None = None, step: float = 1, *,

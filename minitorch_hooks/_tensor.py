@@ -150,6 +150,53 @@ class Tensor:
     def is_contiguous(self) -> bool:
         return bool(self._data.flags.c_contiguous)
 
+    # -- memory layout: how the elements sit in memory ----------------------------------------
+    def stride(self, dim: int | None = None) -> tuple[int, ...] | int:
+        """How many elements to step in memory to move one place along each dimension.
+
+        PyTorch counts strides in elements, NumPy in bytes, hence the division. A view
+        shows why strides matter: ``x.t()`` swaps them instead of moving any element, and
+        an expanded dimension has stride 0, its elements all one place in memory.
+        See https://pytorch.org/docs/stable/generated/torch.Tensor.stride.html
+        """
+        strides = tuple(step // self._data.itemsize for step in self._data.strides)
+        if dim is None:
+            return strides
+        if self._data.ndim == 0:
+            raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+        return strides[_wrap_dim(dim, self._data.ndim)]
+
+    def storage_offset(self) -> int:
+        """Where this tensor's first element is in the memory it shares, in elements: 0 for
+        a tensor that owns its memory, more for a view that starts further in (``x[1:]``).
+
+        NumPy has no storages: the memory belongs to the array at the end of the chain of
+        ``.base`` arrays, and the offset is the distance from its start.
+        See https://pytorch.org/docs/stable/generated/torch.Tensor.storage_offset.html
+        """
+        owner = self._data
+        while isinstance(owner.base, np.ndarray):
+            owner = owner.base
+        start = self._data.__array_interface__["data"][0]
+        return (start - owner.__array_interface__["data"][0]) // self._data.itemsize
+
+    def element_size(self) -> int:
+        """The size of one element in bytes (4 for float32)."""
+        return self._data.itemsize
+
+    @property
+    def itemsize(self) -> int:
+        """The size of one element in bytes, as ``element_size()``."""
+        return self._data.itemsize
+
+    @property
+    def nbytes(self) -> int:
+        """``numel() * itemsize``: the bytes the elements would take, even where they share
+        memory (an expanded tensor counts every repeated element).
+        See https://pytorch.org/docs/stable/generated/torch.Tensor.nbytes.html
+        """
+        return self._data.size * self._data.itemsize
+
     @property
     def _version(self) -> int:
         """How many times this tensor (or a view sharing its memory) was changed in place."""

@@ -11,6 +11,7 @@ from numbers import Number
 
 import numpy as np
 
+from .. import _creation
 from .._tensor import Tensor
 from . import conversion, inplace, linalg, pointwise, reduction, setitem, shape, softmax
 
@@ -69,22 +70,31 @@ _METHODS = {
     "eq": pointwise.eq, "ne": pointwise.ne, "lt": pointwise.lt, "le": pointwise.le,
     "gt": pointwise.gt, "ge": pointwise.ge,
     "logical_not": pointwise.logical_not, "isnan": pointwise.isnan,
+    "isinf": pointwise.isinf, "isfinite": pointwise.isfinite, "sign": pointwise.sign,
     # reductions
     "sum": reduction.sum, "mean": reduction.mean, "max": reduction.max,
     "min": reduction.min, "argmax": reduction.argmax, "norm": reduction.norm,
+    "any": reduction.any, "all": reduction.all, "std": reduction.std, "var": reduction.var,
     "softmax": softmax.softmax, "log_softmax": softmax.log_softmax,
     # shapes and views
     "view": shape.view, "view_as": shape.view_as, "reshape": shape.reshape,
     "flatten": shape.flatten,
     "permute": shape.permute, "transpose": shape.transpose, "t": shape.t,
     "unsqueeze": shape.unsqueeze, "squeeze": shape.squeeze, "expand": shape.expand,
+    "reshape_as": shape.reshape_as, "expand_as": shape.expand_as,
+    "split": shape.split, "chunk": shape.chunk, "unbind": shape.unbind,
     "__getitem__": shape.getitem,
     "__setitem__": setitem.setitem,
+    "masked_fill": setitem.masked_fill, "masked_fill_": setitem.masked_fill_,
     # copies and conversions
     "clone": conversion.clone, "contiguous": conversion.contiguous, "to": conversion.to,
     "float": conversion.float, "double": conversion.double, "half": conversion.half,
     "long": conversion.long, "int": conversion.int, "bool": conversion.bool,
     "type_as": conversion.type_as,
+    # new tensors of the same dtype
+    "new_tensor": _creation.new_tensor, "new_full": _creation.new_full,
+    "new_zeros": _creation.new_zeros, "new_ones": _creation.new_ones,
+    "new_empty": _creation.new_empty, "cpu": conversion.cpu, "type": conversion.type,
     # in place
     "add_": inplace.add_, "sub_": inplace.sub_, "mul_": inplace.mul_, "div_": inplace.div_,
     "pow_": inplace.pow_,

@@ -6,6 +6,7 @@ input's dtype.
 
 from __future__ import annotations
 
+import builtins
 from typing import Any
 
 import numpy as np
@@ -45,27 +46,66 @@ class ToCopyBackward0(Node):
         return grad
 
 
-def to(input: Tensor, *args: Any, dtype: _dtype.dtype | None = None, **kwargs: Any) -> Tensor:
-    """Convert to another dtype (``to(torch.float64)``); devices other than the CPU are an
-    error. Converting to the dtype it already has returns the tensor itself."""
+def parse_to(*args: Any, dtype: _dtype.dtype | None = None, **kwargs: Any
+             ) -> _dtype.dtype | None:
+    """The dtype that ``to``'s arguments ask for (``None``: keep it), checking on the way
+    that any device they name is the CPU.
+
+    ``to`` takes a device, a dtype or a tensor (whose dtype and device are copied), in any
+    order, positionally or as ``device=``/``dtype=``; ``None`` leaves that one as it is,
+    and a bool is ``non_blocking``, which means nothing on the CPU. ``Tensor.to`` and
+    ``Module.to`` read their arguments the same way, as PyTorch's share ``_parse_to``.
+    See https://pytorch.org/docs/stable/generated/torch.Tensor.to.html
+    """
+    from .._tensor import device
+
     for arg in args:
         if isinstance(arg, _dtype.dtype):
             dtype = arg
         elif isinstance(arg, Tensor):
             dtype = arg.dtype
-        else:
-            from .._tensor import device
-
+        elif arg is not None and not isinstance(arg, builtins.bool):  # (``bool`` is ours)
             device(arg)  # raises for anything but the CPU
     if kwargs.get("device") is not None:
-        from .._tensor import device
-
         device(kwargs["device"])
+    return dtype
+
+
+def to(input: Tensor, *args: Any, dtype: _dtype.dtype | None = None, **kwargs: Any) -> Tensor:
+    """Convert to another dtype (``to(torch.float64)``); devices other than the CPU are an
+    error. Converting to the dtype it already has returns the tensor itself."""
+    dtype = parse_to(*args, dtype=dtype, **kwargs)
     if dtype is None or dtype is input.dtype:
         return input
     if input._requires_grad and not dtype.is_floating_point:
         return Tensor._wrap(input._data.astype(dtype.numpy_type))
     return record(input._data.astype(dtype.numpy_type), ToCopyBackward0, (input,))
+
+
+def cpu(input: Tensor) -> Tensor:
+    """The tensor itself: it is on the CPU already, the only device here. (PyTorch too
+    returns the same tensor when no copy is needed.)
+    See https://pytorch.org/docs/stable/generated/torch.Tensor.cpu.html
+    """
+    return input
+
+
+_BY_LEGACY_NAME = {d.legacy_name: d for d in _dtype._BY_NUMPY.values()}
+
+
+def type(input: Tensor, dtype: Any = None, non_blocking: bool = False) -> Any:  # noqa: A001
+    """Without an argument, the legacy type name (``'torch.FloatTensor'``); with a dtype or
+    such a name, the tensor converted to it. An old API that model code still uses, as
+    ``Module.type`` does.
+    See https://pytorch.org/docs/stable/generated/torch.Tensor.type.html
+    """
+    if dtype is None:
+        return input.dtype.legacy_name
+    if isinstance(dtype, str):
+        if dtype not in _BY_LEGACY_NAME:
+            raise ValueError(f"invalid type: '{dtype}'")
+        dtype = _BY_LEGACY_NAME[dtype]
+    return to(input, dtype)
 
 
 def _converter(target: _dtype.dtype):

@@ -306,6 +306,25 @@ def abs(input: Tensor) -> Tensor:  # noqa: A001 - torch's name
     return record(np.abs(input._data), AbsBackward0, (input,), saved=(input,))
 
 
+class SignBackward0(Node):
+    """``sign`` is flat everywhere it is defined (and jumps at 0), so PyTorch gives it a zero
+    gradient: no gradient flows through a sign."""
+
+    __slots__ = ()
+
+    def backward(self, grad):
+        return np.zeros_like(grad)
+
+
+def sign(input: Tensor) -> Tensor:
+    """-1, 0 or 1 by the sign of each element, in the input's dtype (a bool is its own sign).
+    See https://pytorch.org/docs/stable/generated/torch.sign.html
+    """
+    data = input._data
+    return record(data.copy() if data.dtype == np.bool_ else np.sign(data), SignBackward0,
+                  (input,))
+
+
 class ReluBackward0(Node):
     __slots__ = ()
 
@@ -422,3 +441,13 @@ def logical_not(input: Tensor) -> Tensor:
 
 def isnan(input: Tensor) -> Tensor:
     return Tensor._wrap(np.isnan(value_of(input)))
+
+
+def isinf(input: Tensor) -> Tensor:
+    """Where the values are +inf or -inf (never, for integers)."""
+    return Tensor._wrap(np.isinf(input._data))
+
+
+def isfinite(input: Tensor) -> Tensor:
+    """Where the values are neither inf nor nan: the check a hook makes on a gradient."""
+    return Tensor._wrap(np.isfinite(input._data))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import builtins
 import math
+import warnings
 from collections import namedtuple
 from collections.abc import Sequence
 from typing import Any
@@ -221,3 +222,109 @@ def norm(input: Tensor, p: float = 2, dim: Dims = None, keepdim: bool = False) -
     result = np.sqrt((data * data).sum(axis=axes, keepdims=keepdim)).astype(data.dtype)
     return record(result, LinalgVectorNormBackward0, (input,), saved=(input,),
                   save_output=True, axes=axes, keepdim=keepdim)
+
+
+def _logical_reduction(reduce: Any, input: Tensor, dim: Dims, keepdim: bool) -> Tensor:
+    data = input._data
+    result = reduce(data, axis=_axes(dim, data.ndim), keepdims=keepdim)
+    # A uint8 tensor (an old-style mask) answers in uint8, as in PyTorch; the rest in bool.
+    return Tensor._wrap(result.astype(np.uint8) if data.dtype == np.uint8 else result)
+
+
+def any(input: Tensor, dim: Dims = None, keepdim: bool = False) -> Tensor:  # noqa: A001
+    """Whether some element (along ``dim``) is non-zero.
+    See https://pytorch.org/docs/stable/generated/torch.any.html
+    """
+    return _logical_reduction(np.any, input, dim, keepdim)
+
+
+def all(input: Tensor, dim: Dims = None, keepdim: bool = False) -> Tensor:  # noqa: A001
+    """Whether every element (along ``dim``) is non-zero.
+    See https://pytorch.org/docs/stable/generated/torch.all.html
+    """
+    return _logical_reduction(np.all, input, dim, keepdim)
+
+
+# -- variance and standard deviation ---------------------------------------------------------
+
+class VarBackward0(Node):
+    """``d var / d x = 2 (x - mean) / (N - correction)``, for each of the N elements that
+    were reduced together."""
+
+    __slots__ = ("axes", "keepdim", "correction")
+
+    def backward(self, grad):
+        (x,) = self.saved_arrays()
+        return _var_backward(grad, x, self.axes, self.keepdim, self.correction)
+
+
+def _var_backward(grad: np.ndarray, x: np.ndarray, axes: tuple[int, ...] | None,
+                  keepdim: bool, correction: float) -> np.ndarray:
+    centred = x - x.mean(axis=axes, keepdims=True)
+    count = x.size if axes is None else math.prod(x.shape[a] for a in axes)
+    dof = np.float64(count - correction)
+    if (axes is None or x.ndim == 0) and dof <= 0:
+        # PyTorch's special case: 2 / 0 is inf, and inf * 0 is nan where x is the mean.
+        return grad * np.where(centred == 0, np.nan, np.inf).astype(x.dtype)
+    return (2.0 / dof * _unreduce(grad, axes, keepdim) * centred).astype(x.dtype)
+
+
+class StdBackward0(Node):
+    """``std = sqrt(var)``, so its gradient is ``var``'s divided by ``2 std``; where
+    ``std`` is 0, PyTorch sends 0 rather than dividing by it."""
+
+    __slots__ = ("axes", "keepdim", "correction")
+
+    def backward(self, grad):
+        x, std = self.saved_arrays()
+        if self.axes is not None and not self.keepdim:
+            std = np.expand_dims(std, self.axes)
+            grad = np.expand_dims(grad, self.axes)
+        grad_var = np.where(std == 0, 0, grad / (2 * std))
+        return _var_backward(grad_var, x, self.axes, True, self.correction)
+
+
+def _var(name: str, input: Tensor, dim: Any, unbiased: bool | None, keepdim: bool,
+         correction: float | None) -> tuple[np.ndarray, tuple[int, ...] | None, float]:
+    """The variance, with the axes and correction it used, checked and warned as PyTorch
+    does. ``x.var(False)`` is ``unbiased=False``: a bool is never a dimension."""
+    data = input._data
+    if data.dtype.kind != "f":
+        raise RuntimeError("std and var only support floating point and complex dtypes")
+    if isinstance(dim, bool):
+        dim, unbiased = None, dim
+    if correction is None:
+        correction = 0 if unbiased is False else 1
+    axes = _axes(dim, data.ndim)
+    count = data.size if axes is None else math.prod(data.shape[a] for a in axes)
+    if count - correction <= 0:
+        warnings.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly "
+                      "less than the reduction factor (input numel divided by output numel).",
+                      UserWarning, stacklevel=3)
+    centred = data - data.mean(axis=axes, keepdims=True)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        result = (centred * centred).sum(axis=axes, keepdims=keepdim) / \
+            np.float64(builtins.max(count - correction, 0))
+    return result.astype(data.dtype), axes, correction
+
+
+def var(input: Tensor, dim: Any = None, unbiased: bool | None = None, keepdim: bool = False,
+        *, correction: float | None = None) -> Tensor:
+    """The variance over ``dim`` (everything when omitted), divided by ``N - correction``:
+    ``correction=1`` (Bessel's, the default; ``unbiased=True``) estimates the variance of
+    the population the elements were drawn from, ``correction=0`` is the plain mean square.
+    See https://pytorch.org/docs/stable/generated/torch.var.html
+    """
+    result, axes, correction = _var("var", input, dim, unbiased, keepdim, correction)
+    return record(result, VarBackward0, (input,), saved=(input,), axes=axes, keepdim=keepdim,
+                  correction=correction)
+
+
+def std(input: Tensor, dim: Any = None, unbiased: bool | None = None, keepdim: bool = False,
+        *, correction: float | None = None) -> Tensor:
+    """The square root of ``var``, with the same arguments.
+    See https://pytorch.org/docs/stable/generated/torch.std.html
+    """
+    result, axes, correction = _var("std", input, dim, unbiased, keepdim, correction)
+    return record(np.sqrt(result), StdBackward0, (input,), saved=(input,), save_output=True,
+                  axes=axes, keepdim=keepdim, correction=correction)

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from .. import _dtype
-from .._tensor import Tensor
+from .._tensor import Tensor, _c_name
 from ..autograd.grad_mode import _State, no_grad
 from ..autograd.graph import Node
 from . import shape
@@ -32,6 +32,7 @@ from .inplace import (
     fill_,
     scalar_for,
 )
+from .pointwise import broadcast_shapes
 
 
 class IndexPutBackward0(Node):
@@ -178,3 +179,61 @@ def _without_leading_ones(sizes: tuple[int, ...]) -> tuple[int, ...]:
     while ones < len(sizes) and sizes[ones] == 1:
         ones += 1
     return sizes[ones:]
+
+
+# -- masked_fill: write one value where a mask is True ---------------------------------------
+
+class MaskedFillBackward0(Node):
+    """``masked_fill`` with a number: the filled elements no longer depend on the input, so
+    their gradient is zero; the others pass theirs through."""
+
+    __slots__ = ("mask",)
+
+    def backward(self, grad):
+        return np.where(self.mask, np.zeros((), dtype=grad.dtype), grad)
+
+
+class MaskedFillBackward1(MaskedFillBackward0):
+    """``masked_fill`` with a 0-d tensor: that value is in every filled element, so its
+    gradient is the sum of theirs."""
+
+    __slots__ = ()
+
+    def backward(self, grad):
+        zero = np.zeros((), dtype=grad.dtype)
+        return np.where(self.mask, zero, grad), np.where(self.mask, grad, zero).sum()
+
+
+def _masked_fill_value(mask: Tensor, value: Any, dtype: np.dtype) -> np.ndarray:
+    """The fill value in ``dtype``, after PyTorch's checks on the mask and the value."""
+    if mask._data.dtype != np.bool_:
+        raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype "
+                           f"{_c_name(mask.dtype)}")
+    if isinstance(value, Tensor):
+        if value._data.ndim != 0:
+            raise RuntimeError("masked_fill_ only supports a 0-dimensional value tensor, but "
+                               f"got tensor with {value._data.ndim} dimension(s).")
+        value = value._data.item()
+    return scalar_for(value, dtype)
+
+
+def masked_fill(input: Tensor, mask: Tensor, value: Any) -> Tensor:
+    """``value`` where ``mask`` is True, ``input`` elsewhere; ``mask`` and ``input``
+    broadcast together. The usual way to hide positions (attention masks, a gradient to
+    drop in a hook) without writing into a tensor that autograd needs.
+    See https://pytorch.org/docs/stable/generated/torch.Tensor.masked_fill.html
+    """
+    fill = _masked_fill_value(mask, value, input._data.dtype)
+    broadcast_shapes(mask._data.shape, input._data.shape)  # PyTorch's message
+    data = np.where(mask._data, fill, input._data)
+    if isinstance(value, Tensor):
+        return record(data, MaskedFillBackward1, (input, value), mask=mask._data)
+    return record(data, MaskedFillBackward0, (input,), mask=mask._data)
+
+
+def masked_fill_(self: Tensor, mask: Tensor, value: Any) -> Tensor:
+    """In-place ``masked_fill``: ``mask`` must broadcast to this tensor's shape."""
+    _masked_fill_value(mask, value, self._data.dtype)  # its errors come first
+    if isinstance(value, Tensor):  # an input of the node too
+        return apply_in_place(self, lambda t, v: masked_fill(t, mask, v), value)
+    return apply_in_place(self, lambda t: masked_fill(t, mask, value))

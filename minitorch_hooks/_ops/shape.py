@@ -23,10 +23,14 @@ from .conversion import contiguous
 
 
 def _as_view(out: Tensor, base: Tensor) -> Tensor:
-    """Mark ``out`` as a view of ``base``: same memory, same version counter."""
-    if np.shares_memory(out._data, base._data):
-        out._version_counter = base._version_counter
-        out._base = base if base._base is None else base._base
+    """Mark ``out`` as a view of ``base`` if it shares its memory."""
+    return _mark_view(out, base) if np.shares_memory(out._data, base._data) else out
+
+
+def _mark_view(out: Tensor, base: Tensor) -> Tensor:
+    """Make ``out`` a view of ``base``: same memory, same version counter."""
+    out._version_counter = base._version_counter
+    out._base = base if base._base is None else base._base
     return out
 
 
@@ -116,6 +120,11 @@ def _unsafe_view(input: Tensor, shape: Sequence[int]) -> Tensor:
     ``matmul`` folded batch dimensions): nobody else sees that memory, so no view."""
     data = input._data
     return record(data.reshape(shape), UnsafeViewBackward0, (input,), shape=data.shape)
+
+
+def reshape_as(input: Tensor, other: Tensor) -> Tensor:
+    """``reshape(other.size())``."""
+    return reshape(input, other._data.shape)
 
 
 def flatten(input: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
@@ -292,6 +301,11 @@ def expand(input: Tensor, *sizes: Any) -> Tensor:
                                f"Target sizes: {list(sizes)}.  Tensor sizes: {list(data.shape)}")
     return _as_view(record(expanded(data, tuple(target)), ExpandBackward0, (input,),
                            shape=data.shape), input)
+
+
+def expand_as(input: Tensor, other: Tensor) -> Tensor:
+    """``expand(other.size())``: broadcast to another tensor's shape, without copying."""
+    return expand(input, other._data.shape)
 
 
 def expanded(data: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
@@ -548,3 +562,130 @@ def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
                 f"at entry 0 and {list(array.shape)} at entry {number}")
     axis = _wrap_dim(dim, arrays[0].ndim + 1)
     return record(np.stack(arrays, axis=axis), StackBackward0, tuple(tensors), axis=axis)
+
+
+# -- splitting: several views made by one node ------------------------------------------------
+
+class SplitBackward0(Node):
+    """One node for all the pieces: piece ``i`` is its output ``i`` (``output_nr``), as in
+    PyTorch. Its backward puts the pieces' gradients side by side again; a piece that got
+    no gradient (it was not used) contributes zeros."""
+
+    __slots__ = ("num_outputs", "shape", "axis", "sizes")
+
+    def backward(self, *grads):
+        return np.concatenate(self._pieces(grads), axis=self.axis)
+
+    def _pieces(self, grads: tuple) -> list[np.ndarray]:
+        dtype = next(g.dtype for g in grads if g is not None)
+        pieces = []
+        for grad, size in zip(grads, self.sizes):
+            if grad is None:
+                piece_shape = self.shape[:self.axis] + (size,) + self.shape[self.axis + 1:]
+                grad = np.zeros(piece_shape, dtype=dtype)
+            pieces.append(grad)
+        return pieces
+
+
+class SplitWithSizesBackward0(SplitBackward0):
+    """``split`` with a list of sizes."""
+
+    __slots__ = ()
+
+
+class UnbindBackward0(SplitBackward0):
+    """``unbind``: the pieces lost the dimension, so their gradients are stacked along it."""
+
+    __slots__ = ()
+
+    def backward(self, *grads):
+        pieces = self._pieces(tuple(None if g is None else np.expand_dims(g, self.axis)
+                                    for g in grads))
+        return np.concatenate(pieces, axis=self.axis)
+
+
+def _record_pieces(input: Tensor, pieces: list[np.ndarray], node_type: type[Node],
+                   axis: int, sizes: list[int]) -> tuple[Tensor, ...]:
+    """Wrap ``pieces`` (views of ``input``'s memory) as the outputs of one node."""
+    if not pieces:  # unbind along a dimension of size 0
+        return ()
+    # Every piece is a view, even an empty one that shares no memory with ``input``.
+    first = _mark_view(record(pieces[0], node_type, (input,), num_outputs=len(pieces),
+                              shape=input._data.shape, axis=axis, sizes=sizes), input)
+    outs = [first] + [_mark_view(Tensor._wrap(piece), input) for piece in pieces[1:]]
+    node = first.grad_fn
+    if node is not None:
+        for output_nr, out in enumerate(outs[1:], start=1):
+            out.grad_fn, out._output_nr, out._requires_grad = node, output_nr, True
+    return tuple(outs)
+
+
+def _pieces_along(data: np.ndarray, axis: int, sizes: list[int]) -> list[np.ndarray]:
+    starts = np.cumsum([0] + sizes[:-1])
+    return [data[(slice(None),) * axis + (slice(start, start + size),)]
+            for start, size in zip(starts, sizes)]
+
+
+def split(input: Tensor, split_size_or_sections: int | Sequence[int], dim: int = 0
+          ) -> tuple[Tensor, ...]:
+    """Views of consecutive pieces along ``dim``: each ``split_size`` long (the last may be
+    shorter), or of the listed sizes. They share memory with ``input``.
+    See https://pytorch.org/docs/stable/generated/torch.split.html
+    """
+    data = input._data
+    sections = split_size_or_sections
+    name = "split" if isinstance(sections, int) else "split_with_sizes"
+    if data.ndim == 0:
+        raise RuntimeError(f"{name} expects at least a 1-dimensional tensor")
+    axis = _wrap_dim(dim, data.ndim)
+    length = data.shape[axis]
+    if isinstance(sections, int):
+        if sections < 0:
+            raise RuntimeError(f"split expects split_size be non-negative, but got "
+                               f"split_size={sections}")
+        if sections == 0 and length != 0:
+            raise RuntimeError("split_size can only be 0 if dimension size is 0, but got "
+                               f"dimension size of {length}")
+        count = max(-(-length // sections), 1) if sections else 1
+        sizes = [sections] * (count - 1) + [length - sections * (count - 1)]
+        node_type = SplitBackward0
+    else:
+        sizes = [int(s) for s in sections]
+        if any(s < 0 for s in sizes):
+            raise RuntimeError("split_with_sizes expects split_sizes have only non-negative "
+                               f"entries, but got split_sizes={sizes}")
+        if sum(sizes) != length:
+            raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {length}"
+                               f" (input tensor's size at dimension {dim}), but got "
+                               f"split_sizes={sizes}")
+        node_type = SplitWithSizesBackward0
+    return _record_pieces(input, _pieces_along(data, axis, sizes), node_type, axis, sizes)
+
+
+def chunk(input: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
+    """``split`` into ``chunks`` pieces of equal size, rounded up, so there can be fewer
+    (a length of 4 in 3 chunks gives two of 2).
+    See https://pytorch.org/docs/stable/generated/torch.chunk.html
+    """
+    data = input._data
+    if data.ndim == 0:
+        raise RuntimeError("chunk expects at least a 1-dimensional tensor")
+    if chunks <= 0:
+        raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
+    length = data.shape[_wrap_dim(dim, data.ndim)]
+    if length == 0:  # ``chunks`` empty pieces, as split_with_sizes
+        return split(input, [0] * chunks, dim)
+    return split(input, -(-length // chunks), dim)
+
+
+def unbind(input: Tensor, dim: int = 0) -> tuple[Tensor, ...]:
+    """Every slice along ``dim``, each without that dimension (``x[0], x[1], ...``), as
+    views made by one node.
+    See https://pytorch.org/docs/stable/generated/torch.unbind.html
+    """
+    data = input._data
+    if data.ndim == 0:
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
+    axis = _wrap_dim(dim, data.ndim)
+    pieces = [data[(slice(None),) * axis + (i, Ellipsis)] for i in range(data.shape[axis])]
+    return _record_pieces(input, pieces, UnbindBackward0, axis, [1] * len(pieces))

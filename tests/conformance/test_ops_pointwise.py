@@ -4,6 +4,7 @@ gradient, broadcasting included. Then comparisons and type promotion."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from harness import assert_same_outcome
 from ops_support import leaf, run, values
@@ -313,3 +314,34 @@ def test_float32_times_a_float64_tensor_with_dimensions_gives_float64_grads():
         return out, x.grad, y.grad
 
     assert_same_outcome(scenario)
+
+
+SPECIAL = np.array([[1.5, -np.inf, np.nan], [np.inf, 0.0, -2.0]], dtype=np.float32)
+
+
+@pytest.mark.parametrize("name", ["isinf", "isfinite", "isnan"])
+def test_isinf_and_isfinite(name):
+    def scenario(torch):
+        x = torch.tensor(SPECIAL, requires_grad=True)
+        out = getattr(x, name)()
+        return (out, getattr(torch, name)(x), out.requires_grad,
+                getattr(torch.arange(3), name)(), getattr(torch.tensor([True, False]), name)(),
+                getattr(torch.tensor(np.float64("inf")), name)())
+
+    assert_same_outcome(scenario)
+
+
+@pytest.mark.parametrize("op", [
+    pytest.param(lambda torch, x: x.sign(), id="sign()"),
+    pytest.param(lambda torch, x: torch.sign(x), id="torch.sign"),
+    pytest.param(lambda torch, x: (x * 3).sign() * x, id="sign(3x) * x"),
+])
+def test_sign_has_a_zero_gradient(op):
+    data = np.array([[1.5, -0.5, 0.0], [-2.0, 3.0, 0.25]], dtype=np.float32)
+    assert_same_outcome(lambda torch: run(torch, op, data))
+
+
+@pytest.mark.parametrize("dtype", ["int64", "int32", "uint8", "bool", "float64"])
+def test_sign_keeps_the_dtype(dtype):
+    assert_same_outcome(lambda torch: torch.tensor([3, 0, -1, 0]).to(getattr(torch, dtype))
+                        .sign())

@@ -163,3 +163,101 @@ def test_softmax_with_a_dtype(name):
 ])
 def test_a_dimension_out_of_range_is_an_index_error(call):
     assert_same_outcome(lambda torch: call(torch, torch.ones(2, 3)))
+
+
+# -- any / all --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("kwargs", [
+    pytest.param({}, id="all"),
+    pytest.param({"dim": 0}, id="dim=0"),
+    pytest.param({"dim": -1, "keepdim": True}, id="dim=-1 keepdim"),
+    pytest.param({"dim": (0, 1)}, id="dim=(0, 1)"),
+    pytest.param({"dim": 3}, id="dim out of range"),
+])
+@pytest.mark.parametrize("dtype", ["bool", "float32", "int64", "uint8"])
+@pytest.mark.parametrize("name", ["any", "all"])
+def test_any_and_all(name, dtype, kwargs):
+    data = np.array([[0, 1, 2], [0, 0, 3]])
+
+    def scenario(torch):
+        x = torch.tensor(data).to(getattr(torch, dtype))
+        return getattr(x, name)(**kwargs), getattr(torch, name)(x, **kwargs)
+
+    assert_same_outcome(scenario)
+
+
+def test_any_and_all_of_empty_and_0d_tensors():
+    assert_same_outcome(lambda torch: (torch.ones(0).any(), torch.ones(0).all(),
+                                       torch.tensor(2.0).any(0), torch.zeros(2, 0).all(1)))
+
+
+# -- std / var --------------------------------------------------------------------------------
+
+STD_VAR_ARGS = [
+    pytest.param((), {}, id="all"),
+    pytest.param((0,), {}, id="dim=0"),
+    pytest.param((-1,), {"keepdim": True}, id="dim=-1 keepdim"),
+    pytest.param(((0, 2),), {}, id="dim=(0, 2)"),
+    pytest.param((False,), {}, id="unbiased=False positionally"),
+    pytest.param((1, False), {}, id="dim=1, unbiased=False"),
+    pytest.param((1, True, True), {}, id="dim=1, unbiased, keepdim"),
+    pytest.param((), {"unbiased": False}, id="unbiased=False"),
+    pytest.param((), {"dim": 1, "correction": 0}, id="correction=0"),
+    pytest.param((), {"dim": [0, 1], "correction": 2, "keepdim": True}, id="correction=2"),
+]
+
+
+@pytest.mark.parametrize(("args", "kwargs"), STD_VAR_ARGS)
+@pytest.mark.parametrize("name", ["std", "var"])
+def test_std_and_var(name, args, kwargs):
+    def scenario(torch):
+        return (run(torch, lambda torch, x: getattr(x, name)(*args, **kwargs),
+                    values((3, 4, 2), seed=5)),
+                run(torch, lambda torch, x: getattr(torch, name)(x, *args, **kwargs),
+                    values((3, 4, 2), seed=5)))
+
+    assert_same_outcome(scenario)
+
+
+@pytest.mark.parametrize("name", ["std", "var"])
+def test_std_and_var_in_float64_and_of_a_0d_tensor(name):
+    def scenario(torch):
+        x = torch.tensor(values((5,), seed=6, dtype=np.float64), requires_grad=True)
+        getattr(x, name)().backward()
+        return x.grad, getattr(torch.tensor(2.5), name)(0, unbiased=False)
+
+    assert_same_outcome(scenario)
+
+
+@pytest.mark.parametrize("make", [
+    pytest.param(lambda torch, x: x[:1], id="one element"),
+    pytest.param(lambda torch, x: x[:2], id="two elements, correction=2"),
+])
+@pytest.mark.parametrize("name", ["std", "var"])
+def test_std_and_var_with_no_degrees_of_freedom_warn(name, make):
+    """N - correction <= 0: PyTorch warns, returns inf or nan, and its backward sends inf or
+    nan too."""
+    def scenario(torch):
+        x = torch.tensor([1.0, 3.0, 4.0], requires_grad=True)
+        part = make(torch, x)
+        correction = 2 if part.shape[0] == 2 else 1
+        out = getattr(part, name)(correction=correction)
+        along = getattr(part, name)(0, correction=correction)
+        (out + along).backward()
+        return out, along, x.grad
+
+    assert_same_outcome(scenario)
+
+
+def test_std_of_constant_values_has_a_zero_gradient():
+    def scenario(torch):
+        x = torch.ones(2, 3, requires_grad=True)
+        (x.std() + x.std(1).sum()).backward()
+        return x.grad
+
+    assert_same_outcome(scenario)
+
+
+@pytest.mark.parametrize("name", ["std", "var"])
+def test_std_and_var_of_an_int_tensor_are_errors(name):
+    assert_same_outcome(lambda torch: getattr(torch.arange(4), name)())

@@ -1,12 +1,14 @@
 """Item assignment, ``x[index] = value``, against real PyTorch: the values written, the node
 recorded (``CopySlices``, ``IndexPutBackward0``, or ``fill_``/``copy_``'s own when the index
-selects everything), the gradients, the version counter, and the errors and warnings."""
+selects everything), the gradients, the version counter, and the errors and warnings; then
+``masked_fill``, which writes one value where a mask is True."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from harness import assert_same_outcome
-from ops_support import graph, leaf, upstream, values
+from ops_support import graph, leaf, run, upstream, values
 
 INDICES = [
     pytest.param(lambda: 1, id="[1]"),
@@ -242,3 +244,87 @@ def test_grad_fn_reprs_name_the_python_type():
                 .split(" object")[0])
 
     assert_same_outcome(scenario)
+
+
+# -- masked_fill --------------------------------------------------------------------------------
+
+MASK = np.array([[True, False, True, False], [False, False, True, True], [True, True, False,
+                                                                          False]])
+
+MASKED_FILLS = {
+    "a number": lambda torch, x, mask: x.masked_fill(mask, -1.5),
+    "torch.masked_fill": lambda torch, x, mask: torch.masked_fill(x, mask, 0),
+    "a broadcast mask": lambda torch, x, mask: x.masked_fill(mask[0], 2.0),
+    "a mask that broadcasts x": lambda torch, x, mask: x[0].masked_fill(mask, 2.0),
+    "-inf, as in attention": lambda torch, x, mask: x.masked_fill(mask, float("-inf"))
+    .softmax(-1),
+    "a 0-d tensor": lambda torch, x, mask: x.masked_fill(mask, torch.tensor(3.0)),
+    "in place on a clone": lambda torch, x, mask: (x * 1).masked_fill_(mask, 4.0),
+}
+
+
+@pytest.mark.parametrize("name", list(MASKED_FILLS))
+def test_masked_fill(name):
+    def scenario(torch):
+        return run(torch, lambda torch, x: MASKED_FILLS[name](torch, x, torch.tensor(MASK)),
+                   values((3, 4), seed=7))
+
+    assert_same_outcome(scenario)
+
+
+@pytest.mark.parametrize("in_place", [False, True])
+def test_masked_fill_with_a_0d_tensor_requiring_grad_sums_its_gradient(in_place):
+    def scenario(torch):
+        x = torch.tensor(values((3, 4), seed=8), requires_grad=True)
+        value = torch.tensor(0.5, requires_grad=True)
+        y = x * 2
+        out = y.masked_fill_(torch.tensor(MASK), value) if in_place else \
+            y.masked_fill(torch.tensor(MASK), value)
+        (out * upstream(torch, out)).sum().backward()
+        return out, graph(out.grad_fn), x.grad, value.grad, out is y
+
+    assert_same_outcome(scenario)
+
+
+def test_masked_fill_in_a_gradient_hook():
+    def scenario(torch):
+        x = torch.tensor([[1.0, -2.0], [3.0, -4.0]], requires_grad=True)
+        x.register_hook(lambda grad: grad.masked_fill(x.detach() < 0, 0.0))
+        (x * x).sum().backward()
+        return x.grad
+
+    assert_same_outcome(scenario)
+
+
+def test_masked_fill_in_place_bumps_the_version_and_casts_the_value():
+    def scenario(torch):
+        x = torch.arange(4)
+        version = x._version
+        x.masked_fill_(torch.tensor([True, False, True, False]), 7.9)
+        return x, x._version - version, torch.ones(2, dtype=torch.bool).masked_fill(
+            torch.tensor([True, False]), 0)
+
+    assert_same_outcome(scenario)
+
+
+MASKED_FILL_ERRORS = {
+    "an int mask": lambda torch: torch.ones(2).masked_fill(torch.tensor([1, 0]), 0.0),
+    "a uint8 mask": lambda torch: torch.ones(2).masked_fill(
+        torch.tensor([1, 0], dtype=torch.uint8), 0.0),
+    "a float mask": lambda torch: torch.ones(2).masked_fill(torch.ones(2), 0.0),
+    "a 1-d value": lambda torch: torch.ones(2).masked_fill(torch.ones(2, dtype=torch.bool),
+                                                           torch.ones(2)),
+    "shapes that do not broadcast": lambda torch: torch.ones(2).masked_fill(
+        torch.ones(3, dtype=torch.bool), 1.0),
+    "in place, a mask that grows the tensor": lambda torch: torch.ones(2).masked_fill_(
+        torch.ones(2, 2, dtype=torch.bool), 1.0),
+    "in place on a leaf requiring grad": lambda torch: torch.ones(
+        2, requires_grad=True).masked_fill_(torch.ones(2, dtype=torch.bool), 1.0),
+    "a value that overflows": lambda torch: torch.ones(2, dtype=torch.uint8).masked_fill(
+        torch.ones(2, dtype=torch.bool), 300),
+}
+
+
+@pytest.mark.parametrize("name", list(MASKED_FILL_ERRORS))
+def test_masked_fill_errors(name):
+    assert_same_outcome(MASKED_FILL_ERRORS[name])

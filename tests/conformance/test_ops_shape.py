@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from harness import assert_same_outcome
-from ops_support import leaf, run, values
+from ops_support import graph, leaf, run, upstream, values
 
 SHAPE_OPS = [
     pytest.param(lambda torch, x: x.reshape(4, 6), id="reshape(4, 6)"),
@@ -326,3 +326,93 @@ def test_indexing_results_are_leaves_without_grad():
         return x[1], x[1].requires_grad, x[1].is_leaf, x[[0]].grad_fn
 
     assert_same_outcome(scenario)
+
+
+# -- split, chunk, unbind: several views from one node ---------------------------------------
+
+SPLITS = {
+    "split(2)": lambda torch, x: x.split(2),
+    "split(3), uneven": lambda torch, x: x.split(3),
+    "split(5), one piece": lambda torch, x: x.split(5),
+    "split(2, dim=1)": lambda torch, x: x.split(2, dim=1),
+    "split([1, 3])": lambda torch, x: x.split([1, 3]),
+    "split((1, 0, 1), -1)": lambda torch, x: x.split((1, 0, 1), -1),
+    "torch.split(x, 1, 1)": lambda torch, x: torch.split(x, 1, 1),
+    "torch.split(x, [3, 1])": lambda torch, x: torch.split(x, [3, 1]),
+    "chunk(2)": lambda torch, x: x.chunk(2),
+    "chunk(3), fewer pieces": lambda torch, x: x.chunk(3),
+    "chunk(2, dim=-1)": lambda torch, x: x.chunk(2, dim=-1),
+    "torch.chunk(x, 4)": lambda torch, x: torch.chunk(x, 4),
+    "unbind()": lambda torch, x: x.unbind(),
+    "unbind(1)": lambda torch, x: x.unbind(1),
+    "torch.unbind(x, -1)": lambda torch, x: torch.unbind(x, -1),
+}
+
+
+@pytest.mark.parametrize("use", ["all", "some"])
+@pytest.mark.parametrize("name", list(SPLITS))
+def test_split_chunk_unbind(name, use):
+    """Values, the one shared node and each piece's output number, views of the input, and
+    the gradient (zeros for pieces that were not used)."""
+    def scenario(torch):
+        x = leaf(torch, values((4, 3, 2), seed=9))
+        pieces = SPLITS[name](torch, x * 1)
+        used = pieces if use == "all" else pieces[::2]
+        sum(((p * upstream(torch, p)).sum() for p in used), torch.tensor(0.0)).backward()
+        return (pieces, type(pieces).__name__, [graph(p.grad_fn) for p in pieces],
+                [p.grad_fn is pieces[0].grad_fn for p in pieces], [p.output_nr for p in pieces],
+                [p._base is not None for p in pieces], x.grad)
+
+    assert_same_outcome(scenario)
+
+
+def test_split_pieces_share_memory_and_version_with_the_input():
+    def scenario(torch):
+        x = torch.arange(6.0)
+        a, b = x.split(3)
+        c, *_ = x.unbind()
+        b.mul_(10)
+        return x, a._version, c._version, x.chunk(2)[1].storage_offset()
+
+    assert_same_outcome(scenario)
+
+
+def test_a_hook_on_one_piece():
+    def scenario(torch):
+        x = torch.tensor([1.0, 2.0, 3.0, 4.0], requires_grad=True)
+        first, second = x.chunk(2)
+        second.register_hook(lambda grad: grad * 100)
+        (first * second).sum().backward()
+        return x.grad
+
+    assert_same_outcome(scenario)
+
+
+def test_split_and_chunk_of_an_empty_dimension():
+    def scenario(torch):
+        x = torch.ones(0, 2, requires_grad=True)
+        pieces = [x.split(0), x.split(2), x.chunk(3), x.unbind()]
+        return [[(tuple(p.shape), p.grad_fn.name()) for p in group] for group in pieces]
+
+    assert_same_outcome(scenario)
+
+
+SPLIT_ERRORS = {
+    "chunk(0)": lambda torch: torch.ones(4).chunk(0),
+    "chunk(-1)": lambda torch: torch.ones(4).chunk(-1),
+    "chunk of a 0-d tensor": lambda torch: torch.tensor(1.0).chunk(2),
+    "split(0)": lambda torch: torch.ones(4).split(0),
+    "split(-1)": lambda torch: torch.ones(4).split(-1),
+    "split of a 0-d tensor": lambda torch: torch.tensor(1.0).split(1),
+    "split sizes that do not sum": lambda torch: torch.ones(4, 3).split([1, 3], 1),
+    "split sizes that do not sum, dim=-1": lambda torch: torch.ones(4, 3).split([1, 3], -1),
+    "a negative split size": lambda torch: torch.ones(4).split([1, -1, 4]),
+    "split along a missing dim": lambda torch: torch.ones(4).split(2, 1),
+    "unbind of a 0-d tensor": lambda torch: torch.tensor(1.0).unbind(),
+    "unbind along a missing dim": lambda torch: torch.ones(2, 3).unbind(2),
+}
+
+
+@pytest.mark.parametrize("name", list(SPLIT_ERRORS))
+def test_split_errors(name):
+    assert_same_outcome(SPLIT_ERRORS[name])

@@ -26,6 +26,7 @@ from collections import OrderedDict, namedtuple
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
+from ..._ops.conversion import parse_to
 from ..._tensor import Tensor
 from ...autograd.grad_mode import no_grad
 from ...utils.hooks import BackwardHook, RemovableHandle, call_hooks, check_callable, traced
@@ -625,12 +626,89 @@ class Module:
                 raise AttributeError(f"`{item}` is not an nn.Module")
         return module
 
+    def get_parameter(self, target: str) -> Parameter:
+        """The parameter at a dotted path such as ``"encoder.0.weight"``: the module part
+        is found as ``get_submodule`` finds it, then the last name must be a Parameter.
+        See https://pytorch.org/docs/stable/generated/torch.nn.Module.html#torch.nn.Module.get_parameter
+        """
+        module_path, _, param_name = target.rpartition(".")
+        module = self.get_submodule(module_path)
+        if not hasattr(module, param_name):
+            raise AttributeError(f"{module._get_name()} has no attribute `{param_name}`")
+        param = getattr(module, param_name)
+        if not isinstance(param, Parameter):
+            raise AttributeError(f"`{param_name}` is not an nn.Parameter")
+        return param
+
     def apply(self, fn: Callable[[Module], None]) -> Module:
         """Call ``fn`` on every sub-module, children first, then on this module."""
         for module in self.children():
             module.apply(fn)
         fn(self)
         return self
+
+    # == moving and casting: ``to``, ``float()``, ... =========================================
+    def _apply(self, fn: Callable[[Tensor], Tensor]) -> Module:
+        """Replace every parameter's and buffer's values by ``fn`` of them, children first.
+
+        A parameter stays the *same* ``Parameter`` object: only its ``.data`` (and its
+        gradient's) is replaced. That is what PyTorch does by default
+        (``torch.__future__.get_overwrite_module_params_on_conversion()`` is False), and it
+        is why an optimiser built before ``model.double()`` still holds the model's
+        parameters, and why hooks registered on them keep firing. A buffer, which no
+        optimiser holds, is simply replaced by the converted tensor. The module's own
+        hooks are not touched.
+        See https://pytorch.org/docs/stable/future_mod.html
+        """
+        for module in self.children():
+            module._apply(fn)
+        for param in self._parameters.values():
+            if param is None:
+                continue
+            with no_grad():  # the conversion is not part of any graph
+                param.data = fn(param)
+                if param._grad is not None:
+                    param._grad.data = fn(param._grad)
+        for name, buffer in self._buffers.items():
+            if buffer is not None:
+                self._buffers[name] = fn(buffer)
+        return self
+
+    def to(self, *args: Any, **kwargs: Any) -> Module:
+        """Move and/or cast the parameters and buffers, in place; returns the module.
+
+        ``to(device)``, ``to(dtype)``, ``to(device, dtype)`` or ``to(tensor)``, as
+        ``Tensor.to``. Only floating-point parameters and buffers change dtype: an integer
+        buffer (a step counter) keeps its type, which is also why an integer ``dtype`` is
+        refused. The only device is the CPU; any other is an error.
+        See https://pytorch.org/docs/stable/generated/torch.nn.Module.html#torch.nn.Module.to
+        """
+        dtype = parse_to(*args, **kwargs)
+        if dtype is not None and not dtype.is_floating_point:
+            raise TypeError("nn.Module.to only accepts floating point or complex dtypes, but "
+                            f"got desired dtype={dtype}")
+        return self._apply(lambda t: t.to(dtype) if t.is_floating_point() else t)
+
+    def cpu(self) -> Module:
+        """Move to the CPU: everything is there already, so the tensors stay as they are."""
+        return self._apply(lambda t: t.cpu())
+
+    def type(self, dst_type: Any) -> Module:
+        """Cast *every* parameter and buffer, integer ones too, to ``dst_type`` (a dtype or
+        a legacy name such as ``"torch.DoubleTensor"``)."""
+        return self._apply(lambda t: t.type(dst_type))
+
+    def float(self) -> Module:
+        """Cast floating-point parameters and buffers to float32."""
+        return self._apply(lambda t: t.float() if t.is_floating_point() else t)
+
+    def double(self) -> Module:
+        """Cast floating-point parameters and buffers to float64 (for ``gradcheck``)."""
+        return self._apply(lambda t: t.double() if t.is_floating_point() else t)
+
+    def half(self) -> Module:
+        """Cast floating-point parameters and buffers to float16."""
+        return self._apply(lambda t: t.half() if t.is_floating_point() else t)
 
     # == modes and gradients ==================================================================
     def train(self, mode: bool = True) -> Module:
