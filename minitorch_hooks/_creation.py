@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from . import _dtype
+from . import _dtype, _tensor
 from ._tensor import Tensor, _shape_from, _to_array_like
 from .random import default_generator
 
@@ -66,7 +66,9 @@ def _check_lengths(data: Any, sizes: list[int], dim: int) -> None:
         _check_lengths(item, sizes, dim + 1)
 
 
-def _finish(data: np.ndarray, requires_grad: bool) -> Tensor:
+def _finish(data: np.ndarray, requires_grad: bool, device: Any = None) -> Tensor:
+    if device is not None:
+        _tensor.device(device)  # the only device is the CPU: anything else is an error
     out = Tensor._wrap(data)
     if requires_grad:
         out._set_requires_grad(
@@ -97,7 +99,7 @@ def tensor(data: Any, *, dtype: _dtype.dtype | None = None, device: Any = None,
     else:
         array = _array_from_nested(source)
         array = array.astype(_numpy_dtype(dtype, _inferred_dtype(array)))
-    return _finish(array, requires_grad)
+    return _finish(array, requires_grad, device)
 
 
 def as_tensor(data: Any, dtype: _dtype.dtype | None = None) -> Tensor:
@@ -123,33 +125,33 @@ def _new_shape(size: Any) -> tuple[int, ...]:
 
 
 def _filled(value: Any, size: tuple, dtype: _dtype.dtype | None, requires_grad: bool,
-            default: np.dtype = _FLOAT32) -> Tensor:
+            device: Any, default: np.dtype = _FLOAT32) -> Tensor:
     return _finish(np.full(_new_shape(size), value, dtype=_numpy_dtype(dtype, default)),
-                   requires_grad)
+                   requires_grad, device)
 
 
 def zeros(*size: Any, dtype: _dtype.dtype | None = None, device: Any = None,
           requires_grad: bool = False) -> Tensor:
     if builtins.any(length < 0 for length in _shape_from(size)):  # its own message
         raise RuntimeError("zeros: Dimension size must be non-negative.")
-    return _filled(0, size, dtype, requires_grad)
+    return _filled(0, size, dtype, requires_grad, device)
 
 
 def ones(*size: Any, dtype: _dtype.dtype | None = None, device: Any = None,
          requires_grad: bool = False) -> Tensor:
-    return _filled(1, size, dtype, requires_grad)
+    return _filled(1, size, dtype, requires_grad, device)
 
 
 def empty(*size: Any, dtype: _dtype.dtype | None = None, device: Any = None,
           requires_grad: bool = False) -> Tensor:
     """Uninitialised in PyTorch; zeros here, which is one possible content."""
-    return _filled(0, size, dtype, requires_grad)
+    return _filled(0, size, dtype, requires_grad, device)
 
 
 def full(size: Any, fill_value: Any, *, dtype: _dtype.dtype | None = None, device: Any = None,
          requires_grad: bool = False) -> Tensor:
     default = _inferred_dtype(np.array(fill_value))
-    return _filled(fill_value, size, dtype, requires_grad, default)
+    return _filled(fill_value, size, dtype, requires_grad, device, default)
 
 
 def _empty_like(input: Tensor, dtype: _dtype.dtype | None) -> np.ndarray:
@@ -163,7 +165,7 @@ def _like(name: str, value: Any):
              requires_grad: bool = False) -> Tensor:
         data = _empty_like(input, dtype)
         data.fill(value)
-        return _finish(data, requires_grad)
+        return _finish(data, requires_grad, device)
 
     like.__name__ = name
     like.__doc__ = f"A tensor of {value}s with the shape, dtype and layout of ``input``."
@@ -192,19 +194,19 @@ def new_tensor(self: Tensor, data: Any, *, dtype: _dtype.dtype | None = None,
     if isinstance(data, Tensor):
         _warn_copy_construct("tensor.new_tensor")
         data = data._data  # warned once, here, not again by ``tensor``
-    return tensor(data, dtype=dtype or self.dtype, requires_grad=requires_grad)
+    return tensor(data, dtype=dtype or self.dtype, device=device, requires_grad=requires_grad)
 
 
 def new_full(self: Tensor, size: Any, fill_value: Any, *, dtype: _dtype.dtype | None = None,
              device: Any = None, requires_grad: bool = False) -> Tensor:
     """``torch.full(size, fill_value)`` in ``self``'s dtype unless ``dtype`` is given."""
-    return _filled(fill_value, size, dtype or self.dtype, requires_grad)
+    return _filled(fill_value, size, dtype or self.dtype, requires_grad, device)
 
 
 def _new_filled(name: str, value: int):
     def new(self: Tensor, *size: Any, dtype: _dtype.dtype | None = None, device: Any = None,
             requires_grad: bool = False) -> Tensor:
-        return _filled(value, size, dtype or self.dtype, requires_grad)
+        return _filled(value, size, dtype or self.dtype, requires_grad, device)
 
     new.__name__ = name
     new.__doc__ = (f"A tensor of {value}s of the given size, in ``self``'s dtype unless "
@@ -217,26 +219,28 @@ new_empty = _new_filled("new_empty", 0)  # uninitialised in PyTorch, as ``empty`
 
 
 def arange(start: float, end: float | None = None, step: float = 1, *,
-           dtype: _dtype.dtype | None = None, requires_grad: bool = False) -> Tensor:
+           dtype: _dtype.dtype | None = None, device: Any = None,
+           requires_grad: bool = False) -> Tensor:
     """``[start, end)`` in steps; int64 when every bound is an integer, else float32."""
     if end is None:
         start, end = 0, start
     integral = builtins.all(isinstance(v, int) for v in (start, end, step))
     default = np.dtype(np.int64) if integral else _FLOAT32
     values = np.arange(start, end, step, dtype=np.float64 if not integral else np.int64)
-    return _finish(values.astype(_numpy_dtype(dtype, default)), requires_grad)
+    return _finish(values.astype(_numpy_dtype(dtype, default)), requires_grad, device)
 
 
 def eye(n: int, m: int | None = None, *, dtype: _dtype.dtype | None = None,
-        requires_grad: bool = False) -> Tensor:
-    return _finish(np.eye(n, m, dtype=_numpy_dtype(dtype, _FLOAT32)),
-                   requires_grad)
+        device: Any = None, requires_grad: bool = False) -> Tensor:
+    return _finish(np.eye(n, m, dtype=_numpy_dtype(dtype, _FLOAT32)), requires_grad, device)
 
 
 # -- random tensors: the generator in ``_generator.py`` draws exactly as PyTorch's ---------
 
 def _random(data: np.ndarray, requires_grad: bool, generator: Any, fill: str,
-            *args: Any) -> Tensor:
+            *args: Any, device: Any = None) -> Tensor:
+    if device is not None:
+        _tensor.device(device)  # checked before drawing, so a refused call draws nothing
     getattr(generator or default_generator, fill)(data, *args)
     return _finish(data, requires_grad)
 
@@ -249,14 +253,14 @@ def rand(*size: Any, generator: Any = None, dtype: _dtype.dtype | None = None,
          device: Any = None, requires_grad: bool = False) -> Tensor:
     """Uniform samples in ``[0, 1)``."""
     return _random(_new_random_array(size, dtype), requires_grad, generator, "_uniform_",
-                   0.0, 1.0)
+                   0.0, 1.0, device=device)
 
 
 def randn(*size: Any, generator: Any = None, dtype: _dtype.dtype | None = None,
           device: Any = None, requires_grad: bool = False) -> Tensor:
     """Standard normal samples."""
     return _random(_new_random_array(size, dtype), requires_grad, generator, "_normal_",
-                   0.0, 1.0)
+                   0.0, 1.0, device=device)
 
 
 def rand_like(input: Tensor, *, dtype: _dtype.dtype | None = None,

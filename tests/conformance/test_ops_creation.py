@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from harness import assert_same_outcome
+from harness import assert_same_outcome, outcome, real_torch
+
+import minitorch_hooks
 
 CREATION = [
     pytest.param(lambda torch: torch.zeros(2, 3), id="zeros(2, 3)"),
@@ -248,3 +250,50 @@ def test_device_and_dtype_attributes():
                 torch.is_tensor([1]))
 
     assert_same_outcome(scenario)
+
+
+DEVICE_TAKERS = {
+    "tensor": lambda torch, device: torch.tensor([1.0, 2.0], device=device),
+    "zeros": lambda torch, device: torch.zeros(2, device=device),
+    "ones": lambda torch, device: torch.ones(2, 3, device=device),
+    "empty": lambda torch, device: torch.empty(0, device=device),
+    "full": lambda torch, device: torch.full((2,), 7, device=device),
+    "zeros_like": lambda torch, device: torch.zeros_like(torch.ones(2), device=device),
+    "arange": lambda torch, device: torch.arange(3, device=device),
+    "eye": lambda torch, device: torch.eye(2, device=device),
+    "rand": lambda torch, device: torch.rand(2, device=device),
+    "randn": lambda torch, device: torch.randn(2, device=device),
+    "new_zeros": lambda torch, device: torch.ones(2).new_zeros(3, device=device),
+    "new_tensor": lambda torch, device: torch.ones(2).new_tensor([1], device=device),
+    "Linear": lambda torch, device: torch.nn.Linear(2, 1, device=device).weight,
+}
+
+
+@pytest.mark.parametrize("make", DEVICE_TAKERS.values(), ids=DEVICE_TAKERS.keys())
+def test_creation_on_the_cpu_device(make):
+    def scenario(torch):
+        torch.manual_seed(0)
+        return [make(torch, device) for device in ("cpu", torch.device("cpu"))]
+
+    assert_same_outcome(scenario)
+
+
+@pytest.mark.parametrize("make", DEVICE_TAKERS.values(), ids=DEVICE_TAKERS.keys())
+def test_creation_on_another_device_is_an_error_deviation(make):
+    """DEVIATION: minitorch_hooks has only the CPU, so asking for a tensor on another
+    device raises the error ``Tensor.to`` raises, naming the device, where a CPU-only
+    build of PyTorch says it was not compiled with CUDA. Nothing is silently put on the
+    CPU instead, and no random numbers are drawn."""
+    def scenario(torch):
+        torch.manual_seed(0)
+        try:
+            make(torch, "cuda")
+        except (RuntimeError, AssertionError) as error:
+            return type(error).__name__, str(error), torch.rand(1)
+        return "no error"
+
+    theirs, _ = outcome(scenario, real_torch())
+    ours, _ = outcome(scenario, minitorch_hooks)
+    assert theirs[0] in ("AssertionError", "RuntimeError"), theirs
+    assert ours[:2] == ("RuntimeError", "minitorch_hooks runs on the CPU only, not on 'cuda'")
+    np.testing.assert_array_equal(ours[2].numpy(), theirs[2].numpy())
