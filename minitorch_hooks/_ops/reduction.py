@@ -293,6 +293,9 @@ def _var(name: str, input: Tensor, dim: Any, unbiased: bool | None, keepdim: boo
         raise RuntimeError("std and var only support floating point and complex dtypes")
     if isinstance(dim, bool):
         dim, unbiased = None, dim
+    if unbiased is not None and correction is not None:  # PyTorch has no overload for both
+        raise TypeError(f"{name}() received an invalid combination of arguments: give "
+                        "unbiased or correction, not both")
     if correction is None:
         correction = 0 if unbiased is False else 1
     axes = _axes(dim, data.ndim)

@@ -23,8 +23,10 @@ from .conversion import contiguous
 
 
 def _as_view(out: Tensor, base: Tensor) -> Tensor:
-    """Mark ``out`` as a view of ``base`` if it shares its memory."""
-    return _mark_view(out, base) if np.shares_memory(out._data, base._data) else out
+    """Mark ``out`` as a view of ``base`` if it shares its memory (an empty result, such
+    as ``x[:0]``, shares none, yet PyTorch's view operations make it a view all the same)."""
+    data = out._data
+    return _mark_view(out, base) if data.size == 0 or np.shares_memory(data, base._data) else out
 
 
 def _mark_view(out: Tensor, base: Tensor) -> Tensor:

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from harness import assert_same_outcome
+from harness import assert_same_outcome, outcome, real_torch
 from ops_support import graph, leaf, run, upstream, values
+
+import minitorch_hooks
 
 DIMS = [
     pytest.param({}, id="all"),
@@ -261,3 +263,21 @@ def test_std_of_constant_values_has_a_zero_gradient():
 @pytest.mark.parametrize("name", ["std", "var"])
 def test_std_and_var_of_an_int_tensor_are_errors(name):
     assert_same_outcome(lambda torch: getattr(torch.arange(4), name)())
+
+
+@pytest.mark.parametrize("name", ["var", "std"])
+@pytest.mark.parametrize("call", [
+    pytest.param(lambda f: f(unbiased=True, correction=1), id="keywords"),
+    pytest.param(lambda f: f(0, True, correction=0), id="positional unbiased"),
+])
+def test_unbiased_and_correction_together_is_a_type_error(name, call):
+    """Both are refused with a TypeError. PyTorch's message is its argument parser's list
+    of overloads; ours says what is wrong, so only the type is compared."""
+    def scenario(torch):
+        return call(getattr(torch.ones(3, 2), name))
+
+    theirs, _ = outcome(scenario, real_torch())
+    ours, _ = outcome(scenario, minitorch_hooks)
+    assert (ours.type, theirs.type) == ("TypeError", "TypeError"), (ours, theirs)
+    assert ours.message.startswith(f"{name}() received an invalid combination of arguments")
+    assert theirs.message.startswith(f"{name}() received an invalid combination of arguments")

@@ -133,6 +133,8 @@ def test_expand_errors_and_edge_cases(shape, sizes):
     pytest.param(lambda torch, x: x.transpose(0, 1).reshape(-1), id="copying reshape"),
     pytest.param(lambda torch, x: x[[0, 1]], id="integer-array index"),
     pytest.param(lambda torch, x: x.clone(), id="clone"),
+    pytest.param(lambda torch, x: x[:0], id="empty slice"),
+    pytest.param(lambda torch, x: x[:, 2:2].transpose(0, 1), id="empty slice, transposed"),
 ])
 def test_a_view_shares_memory_and_version_counter_with_its_base(op):
     def scenario(torch):
