@@ -74,8 +74,22 @@ class BackwardCFunction(Node, FunctionCtx):
     @property
     def saved_tensors(self) -> tuple:
         """What ``save_for_backward`` kept: ``()`` until forward has returned, an error once
-        backward has freed it, or when a saved tensor was changed in place since."""
-        return tuple([None if a is None else Tensor._wrap(a) for a in self.saved_arrays()])
+        backward has freed it, or when a saved tensor was changed in place since.
+
+        As in PyTorch, a saved input comes back as the very tensor that was saved, and a
+        saved output as a tensor produced by this node (it requires grad, like the output).
+        """
+        tensors = []
+        for array, saved in zip(self.saved_arrays(), self._saved):
+            if saved is None:
+                tensors.append(None)
+            elif saved._tensor is not None:  # an input
+                tensors.append(saved._tensor)
+            else:  # an output: not kept itself, which would be a reference cycle
+                output = Tensor._wrap(array, requires_grad=True)
+                output.grad_fn, output._output_nr = self, saved._output_nr
+                tensors.append(output)
+        return tuple(tensors)
 
     def _save(self, outputs: tuple) -> None:
         """Pack ``to_save`` after forward. An output is saved as one, so that an error about

@@ -399,7 +399,32 @@ def ctx_is_the_node(torch):
     return names, kept[0] is out.grad_fn, kept[1] is out.grad_fn
 
 
+def what_saved_tensors_gives_back(torch):
+    """A saved input is the tensor itself; a saved output is produced by the node."""
+    seen = []
+
+    class Product(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, y):
+            out = x * y
+            ctx.save_for_backward(x, y, out, (x + 1).exp())
+            return out
+
+        @staticmethod
+        def backward(ctx, grad):
+            x, y, out, extra = ctx.saved_tensors
+            seen.append([(t.requires_grad, t.is_leaf, t.grad_fn is ctx, t.output_nr)
+                         for t in (x, y, out, extra)])
+            seen.append((x is inputs[0], y is inputs[1]))
+            return grad * y, grad * x
+
+    inputs = (leaf(torch, 1), leaf(torch, 2) * 3)
+    Product.apply(*inputs).sum().backward()
+    return seen, inputs[0].grad
+
+
 @pytest.mark.parametrize("scenario", [
+    what_saved_tensors_gives_back,
     saved_input_changed_in_place, saved_leaf_changed_under_no_grad,
     saved_output_changed_in_place, saved_second_output_changed_in_place,
     saved_tensors_after_backward, backward_twice,
