@@ -22,6 +22,23 @@ def leaf(torch: Any, seed: int = 0, shape: tuple = (3,)) -> Any:
     return torch.tensor(values(shape, seed=seed), requires_grad=True)
 
 
+def exp(torch: Any) -> Any:
+    """``exp``, whose backward needs its own output: a Function that saves an output."""
+    class Exp(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            result = x.exp()
+            ctx.save_for_backward(result)
+            return result
+
+        @staticmethod
+        def backward(ctx, grad):
+            (result,) = ctx.saved_tensors
+            return grad * result
+
+    return Exp
+
+
 def square(torch: Any) -> Any:
     """The textbook Function: ``x * x``, with ``x`` saved for ``backward``."""
     class Square(torch.autograd.Function):
@@ -251,19 +268,7 @@ def saved_leaf_changed_under_no_grad(torch):
 
 
 def saved_output_changed_in_place(torch):
-    class Exp(torch.autograd.Function):
-        @staticmethod
-        def forward(ctx, x):
-            result = x.exp()
-            ctx.save_for_backward(result)
-            return result
-
-        @staticmethod
-        def backward(ctx, grad):
-            (result,) = ctx.saved_tensors
-            return grad * result
-
-    out = Exp.apply(leaf(torch))
+    out = exp(torch).apply(leaf(torch))
     out.mul_(2)
     out.sum().backward()
 
@@ -903,20 +908,8 @@ def test_saving_lets_go_of_the_tensors_so_the_graph_is_freed_without_the_collect
         import gc
         import weakref
 
-        class Exp(torch.autograd.Function):
-            @staticmethod
-            def forward(ctx, x):
-                result = x.exp()
-                ctx.save_for_backward(result)
-                return result
-
-            @staticmethod
-            def backward(ctx, grad):
-                (result,) = ctx.saved_tensors
-                return grad * result
-
         x = leaf(torch)
-        out = Exp.apply(x)
+        out = exp(torch).apply(x)
         to_save = out.grad_fn.to_save
         node = weakref.ref(out.grad_fn)
         enabled = gc.isenabled()
