@@ -414,6 +414,10 @@ class CopySlices(Node):
     def backward(self, grad):
         if self._saved is None:  # the engine freed them after a backward
             self.fn._saved = None
+        if np.unique(self.positions).size < self.positions.size:
+            # An expanded view was filled: its region's gradient cannot be written back
+            # into elements that several of its elements share. PyTorch refuses here too.
+            raise RuntimeError(_INTERNAL_OVERLAP)
         result = grad.copy()
         region = result.reshape(-1)  # the same memory: ``result`` is a fresh contiguous copy
         grads = run_node(self.fn, (np.asarray(region[self.positions]),))

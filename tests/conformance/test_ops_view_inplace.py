@@ -223,6 +223,12 @@ def test_backward_twice_through_copy_slices():
                  id="nothing to record: allowed"),
     pytest.param(lambda torch, y: torch.ones(3, requires_grad=True)[1:].add_(1),
                  id="a view of a leaf"),
+    pytest.param(lambda torch, y: _backward(y, y[0:1].expand(3, 4).fill_(1.0)),
+                 id="fill_ an expanded view, then backward"),
+    pytest.param(lambda torch, y: _backward(y, y[:, :1].expand(3, 4).zero_()),
+                 id="zero_ an expanded view, then backward"),
+    pytest.param(lambda torch, y: y.detach()[0:1].expand(3, 4).zero_(),
+                 id="zero_ an expanded view, nothing to record"),
 ])
 def test_the_views_that_cannot_be_changed_in_place(scenario):
     def run(torch):
@@ -235,6 +241,12 @@ def test_the_views_that_cannot_be_changed_in_place(scenario):
 def _no_grad_view(torch, y):
     with torch.no_grad():
         return y[0]
+
+
+def _backward(y, view):
+    graphs = (graph(y.grad_fn), graph(view.grad_fn), y)
+    y.sum().backward()
+    return graphs
 
 
 def _changed(torch, y, view):
