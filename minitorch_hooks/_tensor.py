@@ -71,7 +71,7 @@ class Tensor:
     """
 
     # Every tensor has these four; an operation sets them for each result it makes.
-    __slots__ = ("_data", "_requires_grad", "grad_fn", "_version_counter", "__weakref__",
+    __slots__ = ("_data", "_requires_grad", "_grad_fn", "_version_counter", "__weakref__",
                  "__dict__")
     # The rest is rarely set (a grad, hooks, a view's base...), so it defaults here, on the
     # class, and an instance stores its own value only once it has one.
@@ -82,6 +82,11 @@ class Tensor:
     _grad_accumulator: Any = None
     _retains_grad: bool = False
     _base: Tensor | None = None
+    # A view's own: the version its grad_fn was made at (PyTorch's ``attr_version``), and
+    # how it was made, if in a way that forbids changing it in place ("no_grad",
+    # "multi_output", "custom_function"; None for an ordinary view).
+    _view_version: int = 0
+    _creation_meta: str | None = None
 
     def __init__(self, *args: Any) -> None:
         if len(args) == 1 and isinstance(args[0], Tensor):  # the same memory, any dtype
@@ -96,7 +101,7 @@ class Tensor:
     def _init(self, data: np.ndarray, requires_grad: bool = False) -> None:
         self._data = data
         self._requires_grad = requires_grad
-        self.grad_fn = None
+        self._grad_fn = None
         self._version_counter = [0]
 
     @classmethod
@@ -207,6 +212,26 @@ class Tensor:
 
     # -- autograd state ----------------------------------------------------------------------
     @property
+    def grad_fn(self) -> Any:
+        """The node that produced this tensor; None for a leaf.
+
+        A view shares its base's memory, so an in-place change of the base (or of another
+        view of it) changes the view's values too, and the node that made the view no
+        longer describes them. PyTorch notices on this lookup, by the version counter, and
+        gives the view a new node that reads it out of the base's new history
+        (``AsStridedBackward0``); so do we (``_ops.inplace.regenerate_view_grad_fn``).
+        """
+        if self._base is not None and self._view_version != self._version_counter[0]:
+            from ._ops.inplace import regenerate_view_grad_fn
+
+            regenerate_view_grad_fn(self)
+        return self._grad_fn
+
+    @grad_fn.setter
+    def grad_fn(self, node: Any) -> None:
+        self._grad_fn = node
+
+    @property
     def is_leaf(self) -> bool:
         """A leaf was made by the user, not by a recorded operation; only leaves get
         ``.grad`` filled in by backward (unless ``retain_grad()`` asks for it)."""
@@ -214,6 +239,10 @@ class Tensor:
 
     @property
     def requires_grad(self) -> bool:
+        if not self._requires_grad and self._base is not None and self._creation_meta is None:
+            # A view whose base has come to require grad, through an in-place change of
+            # another view of it, does too: its grad_fn says so.
+            return self.grad_fn is not None
         return self._requires_grad
 
     @requires_grad.setter

@@ -49,6 +49,8 @@ def _any_requires_grad(inputs: tuple) -> bool:
     for x in inputs:
         if getattr(x, "_requires_grad", False):
             return True
+        if getattr(x, "_base", None) is not None and x.requires_grad:  # a view, whose base
+            return True  # came to require grad since it was made (see Tensor.requires_grad)
     return False
 
 

@@ -12,7 +12,9 @@ detects the dangerous cases, and so do we:
   whether or not autograd is involved.
 
 With recording on, the tensor is rebased onto a new node, as in PyTorch: ``y.add_(1)``
-gives ``y`` the grad_fn ``AddBackward0`` whose input is ``y``'s previous value.
+gives ``y`` the grad_fn ``AddBackward0`` whose input is ``y``'s previous value. A change to
+a view also changes its base, so it is the base that is rebased, onto ``CopySlices``, and
+the views read their gradient out of the base's (the end of this file).
 See https://pytorch.org/docs/stable/notes/autograd.html#in-place-operations-with-autograd
 """
 
@@ -28,32 +30,40 @@ import numpy as np
 from .. import _dtype
 from .._generator import Generator
 from .._tensor import Tensor
-from ..autograd.function import custom_function_view_error
+from ..autograd.engine import run_node
+from ..autograd.function import CUSTOM_FUNCTION_VIEW, custom_function_view_error
 from ..autograd.grad_mode import _State, no_grad
-from ..autograd.graph import Node
+from ..autograd.graph import Node, _op_name
 from ..random import default_generator
 from . import pointwise
 from ._record import record, value_of
 
 
-def check_in_place(tensor: Tensor) -> None:
-    """Refuse the in-place changes that would corrupt the recorded graph."""
+def check_in_place(tensor: Tensor, *args: Any) -> None:
+    """Refuse the in-place changes that would corrupt the recorded graph.
+
+    ``args`` are the operation's other inputs. As in PyTorch, the checks apply only when the
+    change would be recorded: grad mode is on and something involved requires grad (for a
+    view, its base counts).
+    """
     if not _State.enabled:
         return
     message = custom_function_view_error(tensor)
     if message:
         raise RuntimeError(message)
+    base = tensor._base
+    if not (tensor.requires_grad or (base is not None and base._requires_grad)
+            or any(getattr(a, "_requires_grad", False) for a in args)):
+        return
+    if base is not None:
+        if tensor._creation_meta is not None:
+            raise RuntimeError(view_change_error(tensor, indirect=False))
+        if tensor.requires_grad and base.grad_fn is None:
+            raise RuntimeError("a view of a leaf Variable that requires grad is being used in "
+                               "an in-place operation.")
     if tensor._requires_grad and tensor.grad_fn is None:
         raise RuntimeError(
             "a leaf Variable that requires grad is being used in an in-place operation.")
-    base = tensor._base
-    if base is not None and base._requires_grad:
-        if base.grad_fn is None:
-            raise RuntimeError("a view of a leaf Variable that requires grad is being used in "
-                               "an in-place operation.")
-        raise NotImplementedError(
-            "minitorch_hooks does not record in-place operations on views of tensors that "
-            "require grad (PyTorch's CopySlices); apply the operation out of place instead")
 
 
 _INTERNAL_OVERLAP = (
@@ -82,19 +92,21 @@ def bump_version(tensor: Tensor) -> None:
 
 
 def apply_in_place(tensor: Tensor, operation: Callable[..., Tensor], *args: Any,
-                   may_overlap: bool = False) -> Tensor:
+                   may_overlap: bool = False, through_view: bool = False) -> Tensor:
     """Run ``operation(tensor, *args)`` out of place, then write the result into
-    ``tensor``'s memory and, when recording, make its node the tensor's grad_fn.
-    ``may_overlap`` is for the fills, which may write into an expanded tensor."""
-    check_in_place(tensor)
+    ``tensor``'s memory and, when recording, make its node the tensor's history.
+    ``may_overlap`` is for the fills, which may write into an expanded tensor;
+    ``through_view`` for item assignment, which PyTorch writes through a view of the
+    tensor, so that it records ``CopySlices`` even on a tensor that is not a view."""
+    check_in_place(tensor, *args)
     if not may_overlap:
         check_no_internal_overlap(tensor)
     recording = _State.enabled and (
-        tensor._requires_grad or any(getattr(a, "_requires_grad", False) for a in args))
+        tensor.requires_grad or any(getattr(a, "_requires_grad", False) for a in args))
     if recording:
         # The node must see the value from before the change: give it a copy of it that
         # keeps the tensor's place in the graph.
-        previous = Tensor._wrap(tensor._data.copy(), tensor._requires_grad)
+        previous = Tensor._wrap(tensor._data.copy(), tensor.requires_grad)
         previous.grad_fn, previous._output_nr = tensor.grad_fn, tensor._output_nr
         result = operation(previous, *args)
     else:
@@ -102,9 +114,32 @@ def apply_in_place(tensor: Tensor, operation: Callable[..., Tensor], *args: Any,
             result = operation(tensor, *args)
     _write(tensor, result._data)
     if recording:
-        tensor.grad_fn, tensor._output_nr, tensor._requires_grad = result.grad_fn, 0, True
-        result.grad_fn._output_written_into(tensor)
+        node = result.grad_fn
+        node._output_written_into(tensor)
+        if tensor._base is not None:
+            rebase_view_history(tensor, node)
+        elif through_view:
+            everything = positions_in_base(tensor._data, tensor._data)
+            set_history(tensor, CopySlices(tensor, everything, node))
+        else:
+            set_history(tensor, node)
     return tensor
+
+
+def set_history(tensor: Tensor, node: Node) -> None:
+    """Make ``node`` (output 0 of it) the grad_fn of ``tensor``, which was changed in place.
+
+    As PyTorch's ``update_tensor_hooks_on_new_gradfn``: the hooks registered so far stay
+    with the old node, where they see the gradient of the old value; hooks registered from
+    now on go to the new node; ``retain_grad`` moves, since ``.grad`` is about the tensor as
+    it is now.
+    """
+    old, old_output_nr = tensor._grad_fn, tensor._output_nr
+    tensor._grad_fn, tensor._output_nr, tensor._requires_grad = node, 0, True
+    tensor._backward_hooks = None  # the old node keeps the old dictionary
+    if tensor._retains_grad and old is not None:
+        old._hooks.retains_grad.pop(old_output_nr, None)
+        node._register_retains_grad(tensor)
 
 
 def _write(tensor: Tensor, values: np.ndarray) -> None:
@@ -136,8 +171,10 @@ def _write_directly(tensor: Tensor, ufunc: np.ufunc, other: Any, alpha: float = 
     """The common case of an optimiser step, ``p.add_(g, alpha=-lr)`` with nothing to
     record: compute straight into the tensor's memory instead of into a new array that is
     then copied. Returns False (nothing done) where the general path is needed: recording,
-    or a dtype or shape that the general path must refuse with PyTorch's message."""
-    if _State.enabled and (tensor._requires_grad or getattr(other, "_requires_grad", False)):
+    or a view (whose base may require grad), or a dtype or shape that the general path must
+    refuse with PyTorch's message."""
+    if _State.enabled and (tensor._requires_grad or tensor._base is not None
+                           or getattr(other, "_requires_grad", False)):
         return False
     if 0 in tensor._data.strides:  # perhaps expanded: the general path checks
         return False
@@ -303,3 +340,145 @@ def bernoulli_(self: Tensor, p: float = 0.5, *, generator: Generator | None = No
         raise NotImplementedError("minitorch_hooks implements bernoulli_ for a number p only")
     gen = generator or default_generator
     return fill_random_(self, lambda data: gen._bernoulli_(data, p))
+
+
+# -- in-place changes to views ----------------------------------------------------------------
+#
+# A view shares its base's memory, so changing it in place changes the base. PyTorch records
+# that on the base: the operation's node ``fn`` is computed on the view as usual, but the
+# base gets a ``CopySlices`` node that runs ``fn`` on the view's region of the base's
+# gradient, and the view (like every other view of that base, once it is next looked at)
+# gets an ``AsStridedBackward0`` that reads its gradient out of the base's. Both find the
+# view's region by position in the base's memory.
+# See torch/csrc/autograd/variable.cpp (rebase_history) and functions/tensor.cpp.
+
+def positions_in_base(view: np.ndarray, base: np.ndarray) -> np.ndarray:
+    """For each element of ``view``, the position (in row-major order) of the element of
+    ``base`` it shares memory with: PyTorch's view geometry (sizes, strides, offset) as an
+    index array, whatever the strides of either."""
+    if not base.size:
+        return np.zeros(view.shape, dtype=np.intp)
+    # The span of memory the base covers, as addresses: its first and last elements.
+    extents = [(size - 1) * stride for size, stride in zip(base.shape, base.strides)]
+    low = base.__array_interface__["data"][0] + sum(e for e in extents if e < 0)
+    itemsize = base.itemsize
+    span = sum(abs(e) for e in extents) // itemsize + 1
+    memory = np.full(span, -1, dtype=np.intp)  # one slot per element of that memory
+
+    def seen_as(array: np.ndarray) -> np.ndarray:  # ``memory`` with ``array``'s geometry
+        start = (array.__array_interface__["data"][0] - low) // itemsize
+        strides = tuple(stride // itemsize * memory.itemsize for stride in array.strides)
+        return np.lib.stride_tricks.as_strided(memory[start:], array.shape, strides)
+
+    seen_as(base)[...] = np.arange(base.size).reshape(base.shape)
+    return seen_as(view).copy()
+
+
+class AsStridedBackward0(Node):
+    """The grad_fn of a view after its base was changed in place: the view is read out of
+    the base's memory, so its gradient goes to the base at the positions it came from (a
+    position read twice, as in an expanded view, gets both gradients)."""
+
+    __slots__ = ("positions",)
+
+    def backward(self, grad):
+        shape, _ = self._input_meta[0]
+        grad_base = np.zeros(math.prod(shape), dtype=grad.dtype)
+        np.add.at(grad_base, self.positions, grad)
+        return grad_base.reshape(shape)
+
+
+class CopySlices(Node):
+    """The base's grad_fn after a view of it was changed in place by an operation whose
+    node is ``fn``.
+
+    Only the view's region of the base changed, so the gradient outside it passes through
+    to the base's previous history unchanged; inside it, ``fn`` turns it into gradients for
+    the view's old value (which goes back into the region) and for the operation's other
+    inputs. The next functions are therefore the base's previous edge, then ``fn``'s own
+    edges but its first (the view's, now included in the base's).
+    """
+
+    __slots__ = ("positions", "fn")
+
+    def __init__(self, base: Tensor, positions: np.ndarray, fn: Node) -> None:
+        super().__init__((base,))
+        self.next_functions = (self.next_functions[0], *fn.next_functions[1:])
+        self._input_meta = (self._input_meta[0], *fn._input_meta[1:])
+        self._saved = fn._saved  # freed together, as PyTorch's release_variables does
+        self.positions, self.fn = positions, fn
+
+    def name(self) -> str:
+        return "torch::autograd::CopySlices"  # a C++ node, like AccumulateGrad
+
+    def backward(self, grad):
+        if self._saved is None:  # the engine freed them after a backward
+            self.fn._saved = None
+        if np.unique(self.positions).size < self.positions.size:
+            # An expanded view was filled: its region's gradient cannot be written back
+            # into elements that several of its elements share. PyTorch refuses here too.
+            raise RuntimeError(_INTERNAL_OVERLAP)
+        result = grad.copy()
+        region = result.reshape(-1)  # the same memory: ``result`` is a fresh contiguous copy
+        grads = run_node(self.fn, (np.asarray(region[self.positions]),))
+        region[self.positions] = 0 if grads[0] is None else grads[0]
+        return (result, *grads[1:])
+
+
+def rebase_view_history(view: Tensor, fn: Node) -> None:
+    """Record an in-place change of ``view`` made by ``fn``: ``CopySlices`` on its base,
+    then a new grad_fn for the view itself (PyTorch's ``rebase_history``)."""
+    base = view._base
+    set_history(base, CopySlices(base, positions_in_base(view._data, base._data), fn))
+    regenerate_view_grad_fn(view)
+
+
+def regenerate_view_grad_fn(view: Tensor) -> None:
+    """Give ``view`` a grad_fn that describes its values now, after its base or a view of
+    it was changed in place: ``AsStridedBackward0`` from the base's current history.
+
+    ``Tensor.grad_fn`` calls this when the shared version counter has moved on since the
+    view's grad_fn was made, which is when PyTorch regenerates it too: lazily, on lookup,
+    so that views nobody looks at again cost nothing.
+    """
+    base = view._base
+    if view._grad_fn is None and not base._requires_grad:
+        return  # no history to describe, as long as the base needs none
+    if view._creation_meta is not None:
+        raise RuntimeError(view_change_error(view, indirect=True))
+    node = AsStridedBackward0((base,))
+    node.positions = positions_in_base(view._data, base._data)
+    set_history(view, node)
+    view._view_version = view._version_counter[0]
+
+
+_MULTI_OUTPUT = (
+    "This view is the output of a function that returns multiple views. Such functions do "
+    "not allow the output views to be modified inplace. You should replace the inplace "
+    "operation by an out-of-place one.")
+_NO_GRAD_VIEW = (
+    "Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify "
+    "your code by moving both the view and the inplace either both inside the no_grad block "
+    "(if you don't want the inplace to be tracked) or both outside (if you want the inplace "
+    "to be tracked).")
+
+
+def view_change_error(view: Tensor, indirect: bool) -> str:
+    """PyTorch's refusal to record a change of a view it cannot rebase: one made under
+    ``no_grad`` (recording the change would make it require grad after all), one of the
+    outputs of ``unbind``/``split`` (their one node cannot be rebased for one output), or
+    one a custom Function returned (rebasing would bypass its backward).
+    ``indirect``: the base or another view was changed, and this view is being looked at."""
+    node = view._grad_fn
+    if node is None:
+        message = "A view was created in no_grad mode and "
+    else:
+        message = f"Output {view._output_nr} of {_op_name(node)} is a view and "
+    if indirect:
+        message += "its base or another view of its base has been modified inplace"
+    else:
+        message += "is being modified inplace"
+    if node is None:
+        message += " with grad mode enabled"
+    reasons = {"multi_output": _MULTI_OUTPUT, "custom_function": CUSTOM_FUNCTION_VIEW}
+    return message + ". " + reasons.get(view._creation_meta, _NO_GRAD_VIEW)

@@ -51,17 +51,6 @@ class IndexPutBackward0(Node):
         return grad_self, grad[self.key]
 
 
-class CopySlices(IndexPutBackward0):
-    """``x[index] = value`` through basic indices. PyTorch writes into a view of ``x`` (a
-    ``fill_`` or ``copy_``) and names the node after that mechanism; the gradient is the
-    same as ``index_put_``'s."""
-
-    __slots__ = ()
-
-    def name(self) -> str:
-        return "torch::autograd::CopySlices"  # a C++ node, like AccumulateGrad
-
-
 _VIEW_OF_LEAF = ("a view of a leaf Variable that requires grad is being used in an in-place "
                  "operation.")
 _EXPANDED_INDEX_PUT = (
@@ -104,19 +93,20 @@ def setitem(self: Tensor, index: Any, value: Any) -> None:
         check_no_internal_overlap(selected)
     if through_view and _State.enabled and self._requires_grad and self.grad_fn is None:
         raise RuntimeError(_VIEW_OF_LEAF)  # the view that PyTorch writes through
-    if not _State.enabled or not (self._requires_grad or value._requires_grad):
+    if not _State.enabled or not (self.requires_grad or value._requires_grad):
         check_in_place(self)
         self._data[key] = value._data
         bump_version(self)
         return
-    node_type = CopySlices if through_view else IndexPutBackward0
 
     def assigned(previous: Tensor, value: Tensor) -> Tensor:
         data = previous._data.copy()
         data[key] = value._data
-        return record(data, node_type, (previous, value), key=key)
+        return record(data, IndexPutBackward0, (previous, value), key=key)
 
-    apply_in_place(self, assigned, value, may_overlap=True)
+    # Through a view, PyTorch records CopySlices around the write's own node; its gradient
+    # is the same (apply_in_place wraps it).
+    apply_in_place(self, assigned, value, may_overlap=True, through_view=through_view)
 
 
 def _makes_a_view(key: tuple, shape: tuple[int, ...]) -> bool:

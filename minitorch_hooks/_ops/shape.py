@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from .._tensor import Tensor, _shape_from, _wrap_dim
+from ..autograd.grad_mode import _State
 from ..autograd.graph import Node
 from ._record import promote_types, record
 from .conversion import contiguous
@@ -30,9 +31,15 @@ def _as_view(out: Tensor, base: Tensor) -> Tensor:
 
 
 def _mark_view(out: Tensor, base: Tensor) -> Tensor:
-    """Make ``out`` a view of ``base``: same memory, same version counter."""
+    """Make ``out`` a view of ``base``: same memory, same version counter. A view made
+    under ``no_grad`` is marked: PyTorch refuses to record in-place changes to it."""
     out._version_counter = base._version_counter
     out._base = base if base._base is None else base._base
+    out._view_version = base._version_counter[0]
+    if not _State.enabled:
+        out._creation_meta = "no_grad"
+    elif base._creation_meta in ("no_grad", "multi_output"):  # a view of such a view is too
+        out._creation_meta = base._creation_meta
     return out
 
 
@@ -615,6 +622,9 @@ def _record_pieces(input: Tensor, pieces: list[np.ndarray], node_type: type[Node
     first = _mark_view(record(pieces[0], node_type, (input,), num_outputs=len(pieces),
                               shape=input._data.shape, axis=axis, sizes=sizes), input)
     outs = [first] + [_mark_view(Tensor._wrap(piece), input) for piece in pieces[1:]]
+    if _State.enabled:  # one node for all pieces: a change to one could not be recorded
+        for out in outs:
+            out._creation_meta = "multi_output"
     node = first.grad_fn
     if node is not None:
         for output_nr, out in enumerate(outs[1:], start=1):

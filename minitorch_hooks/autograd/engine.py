@@ -96,7 +96,7 @@ def run_backward(
             if at_leaf:
                 _accumulate(node.variable, grads[0])
                 continue
-            grad_inputs = _apply(node, grads)
+            grad_inputs = run_node(node, grads)
             if hooks is not None and hooks.post:
                 grad_inputs = _unwrap_all(call_hooks(
                     hooks.post.items(), tuple(_wrap_all(grad_inputs)),
@@ -164,7 +164,7 @@ def _plan_captures(inputs: Sequence[Tensor], root_edges: Sequence[tuple[Node, in
     return captures, needed
 
 
-def _apply(node: Node, grads: Grads) -> Sequence[np.ndarray | None]:
+def run_node(node: Node, grads: Grads) -> Sequence[np.ndarray | None]:
     """Run one node's formula, then make each gradient match its input's shape and dtype
     (summing over broadcast dimensions), as PyTorch's ``validate_outputs`` does."""
     drops_unneeded = node.drops_unneeded_grads

@@ -250,6 +250,8 @@ def _output(value: Any, inputs_by_id: dict[int, Any]) -> Any:
     view = Tensor._wrap(original._data)
     view._version_counter = original._version_counter
     view._base = original if original._base is None else original._base
+    view._view_version = original._version_counter[0]
+    view._creation_meta = "custom_function"
     return view
 
 
@@ -260,9 +262,12 @@ def custom_function_view_error(tensor: Any) -> str | None:
     if isinstance(node, BackwardCFunction) and tensor._base is not None:
         name = node._forward_cls.__name__
         return (f"Output {tensor._output_nr} of {name} is a view and is being modified "
-                "inplace. This view was created inside a custom Function (or because an input "
-                "was returned as-is) and the autograd logic to handle view+inplace would "
-                "override the custom backward associated with the custom Function, leading to "
-                "incorrect gradients. This behavior is forbidden. You can fix this by cloning "
-                "the output of the custom Function.")
+                f"inplace. {CUSTOM_FUNCTION_VIEW}")
     return None
+
+
+CUSTOM_FUNCTION_VIEW = (
+    "This view was created inside a custom Function (or because an input was returned "
+    "as-is) and the autograd logic to handle view+inplace would override the custom "
+    "backward associated with the custom Function, leading to incorrect gradients. This "
+    "behavior is forbidden. You can fix this by cloning the output of the custom Function.")
