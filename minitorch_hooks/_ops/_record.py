@@ -39,7 +39,7 @@ def record(data: Any, node_type: type[Node], inputs: tuple, saved: tuple = (),
     if attributes:
         for name, value in attributes.items():
             setattr(node, name, value)
-    out.grad_fn = node
+    out._grad_fn = node  # the slot behind the ``grad_fn`` property: a new result is current
     out._requires_grad = True
     return out
 

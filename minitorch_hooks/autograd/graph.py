@@ -238,8 +238,10 @@ def gradient_edge(tensor: Tensor | None) -> tuple[Node | None, int]:
     or nowhere (``(None, 0)``) when it does not require grad or is a plain number."""
     if tensor is None:
         return _NO_EDGE
-    if tensor.grad_fn is not None:
-        return (tensor.grad_fn, tensor._output_nr)
+    # Read once: for a view, the ``grad_fn`` property may have to build a new node first.
+    grad_fn = tensor.grad_fn if tensor._base is not None else tensor._grad_fn
+    if grad_fn is not None:
+        return (grad_fn, tensor._output_nr)
     if tensor._requires_grad:
         return (grad_accumulator(tensor), 0)
     return _NO_EDGE
