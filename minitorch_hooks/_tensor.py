@@ -219,10 +219,10 @@ class Tensor:
         view of it) changes the view's values too, and the node that made the view no
         longer describes them. PyTorch notices on this lookup, by the version counter, and
         gives the view a new node that reads it out of the base's new history
-        (``AsStridedBackward0``); so do we (``_ops.inplace.regenerate_view_grad_fn``).
+        (``AsStridedBackward0``); so do we (``_ops.view_history.regenerate_view_grad_fn``).
         """
         if self._base is not None and self._view_version != self._version_counter[0]:
-            from ._ops.inplace import regenerate_view_grad_fn
+            from ._ops.view_history import regenerate_view_grad_fn
 
             regenerate_view_grad_fn(self)
         return self._grad_fn
