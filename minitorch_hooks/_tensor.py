@@ -239,10 +239,11 @@ class Tensor:
 
     @property
     def requires_grad(self) -> bool:
-        if not self._requires_grad and self._base is not None and self._creation_meta is None:
-            # A view whose base has come to require grad, through an in-place change of
-            # another view of it, does too: its grad_fn says so.
-            return self.grad_fn is not None
+        if not self._requires_grad and self._base is not None:
+            # A view requires grad when its base does, as PyTorch's views say: also one made
+            # under no_grad (which has no grad_fn), and one whose base has come to require
+            # grad through an in-place change of another view of it.
+            return self._base.requires_grad
         return self._requires_grad
 
     @requires_grad.setter

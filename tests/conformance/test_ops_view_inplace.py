@@ -271,3 +271,21 @@ def test_an_input_a_custom_function_returned_cannot_follow_a_change_of_its_base(
         return out.grad_fn
 
     assert_same_outcome(scenario)
+
+
+def test_a_view_made_under_no_grad_requires_grad_like_its_base():
+    # PyTorch's view says requires_grad when its base does, even without a grad_fn; an op
+    # on it is then recorded, with edges that lead nowhere.
+    def scenario(torch):
+        x = torch.ones(3, requires_grad=True)
+        y = x * 2
+        with torch.no_grad():
+            v, w = x.view(-1), y[1:]
+        out = v * 2
+        result = [(t.requires_grad, t.is_leaf, t.grad_fn) for t in (v, w)]
+        result.append((out.requires_grad, graph(out.grad_fn)))
+        out.sum().backward()
+        (w * 3).sum().backward()
+        return result, x.grad, v.grad
+
+    assert_same_outcome(scenario)
