@@ -45,6 +45,9 @@ from .view_history import (
     view_change_error,
 )
 
+VIEW_OF_LEAF = ("a view of a leaf Variable that requires grad is being used in an in-place "
+                "operation.")
+
 
 def check_in_place(tensor: Tensor, *args: Any) -> None:
     """Refuse the in-place changes that would corrupt the recorded graph.
@@ -66,8 +69,7 @@ def check_in_place(tensor: Tensor, *args: Any) -> None:
         if tensor._creation_meta is not None:
             raise RuntimeError(view_change_error(tensor, indirect=False))
         if tensor.requires_grad and base.grad_fn is None:
-            raise RuntimeError("a view of a leaf Variable that requires grad is being used in "
-                               "an in-place operation.")
+            raise RuntimeError(VIEW_OF_LEAF)
     if tensor._requires_grad and tensor.grad_fn is None:
         raise RuntimeError(
             "a leaf Variable that requires grad is being used in an in-place operation.")
@@ -244,7 +246,7 @@ def scalar_for(number: Any, dtype: np.dtype) -> np.ndarray:
         if number.imag:
             raise RuntimeError(_overflow(dtype))
         number = number.real
-    if not isinstance(number, Number) or isinstance(number, complex):
+    if not isinstance(number, Number):
         raise TypeError(f"can't assign a {type(number).__name__} to a tensor")
     if type(number) is int and not -(2**63) <= number < 2**63:
         raise ValueError("Overflow when unpacking long long")

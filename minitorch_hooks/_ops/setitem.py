@@ -5,7 +5,8 @@ slices, ``None``, ``...``) make a view, and the value is copied or filled into i
 the positions of integer and boolean index arrays (``index_put_``). The same in-place guards
 apply as for ``add_``, and the recorded node tells which way the write went: ``CopySlices``
 through a view, ``IndexPutBackward0`` for arrays alone, ``fill_`` or ``copy_``'s own node
-when the index selects the whole tensor.
+when the index selects the whole tensor. Its relative ``masked_fill`` (write one value where
+a mask is True) is here too.
 See https://pytorch.org/docs/stable/tensor_view.html
 """
 
@@ -24,6 +25,7 @@ from ..autograd.graph import Node
 from . import shape
 from ._record import record
 from .inplace import (
+    VIEW_OF_LEAF,
     apply_in_place,
     bump_version,
     check_in_place,
@@ -51,8 +53,6 @@ class IndexPutBackward0(Node):
         return grad_self, grad[self.key]
 
 
-_VIEW_OF_LEAF = ("a view of a leaf Variable that requires grad is being used in an in-place "
-                 "operation.")
 _EXPANDED_INDEX_PUT = (
     "Use of index_put_ on expanded tensors is deprecated. Please clone() the tensor before "
     "performing this operation. This also applies to advanced indexing e.g. tensor[indices] = "
@@ -92,7 +92,7 @@ def setitem(self: Tensor, index: Any, value: Any) -> None:
             return
         check_no_internal_overlap(selected)
     if through_view and _State.enabled and self._requires_grad and self.grad_fn is None:
-        raise RuntimeError(_VIEW_OF_LEAF)  # the view that PyTorch writes through
+        raise RuntimeError(VIEW_OF_LEAF)  # the view that PyTorch writes through
     if not _State.enabled or not (self.requires_grad or value._requires_grad):
         check_in_place(self)
         self._data[key] = value._data
@@ -151,8 +151,9 @@ def _index_put_source(value: Tensor, target: tuple[int, ...], dtype: np.dtype) -
             f"{_dtype.from_numpy_dtype(dtype).scalar_name} for the destination and "
             f"{value.dtype.scalar_name} for the source.")
     sizes = value._data.shape
-    if _without_leading_ones(sizes) != sizes:
-        value = shape.view(value, _without_leading_ones(sizes))
+    stripped = _without_leading_ones(sizes)
+    if stripped != sizes:
+        value = shape.view(value, stripped)
     try:
         fits = np.broadcast_shapes(value._data.shape, target) == target
     except ValueError:

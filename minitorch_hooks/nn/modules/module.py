@@ -26,6 +26,7 @@ from collections import OrderedDict, namedtuple
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
+from ... import _dtype
 from ..._ops.conversion import parse_to
 from ..._tensor import Tensor
 from ...autograd.grad_mode import no_grad
@@ -700,15 +701,15 @@ class Module:
 
     def float(self) -> Module:
         """Cast floating-point parameters and buffers to float32."""
-        return self._apply(lambda t: t.float() if t.is_floating_point() else t)
+        return self.to(_dtype.float32)
 
     def double(self) -> Module:
         """Cast floating-point parameters and buffers to float64 (for ``gradcheck``)."""
-        return self._apply(lambda t: t.double() if t.is_floating_point() else t)
+        return self.to(_dtype.float64)
 
     def half(self) -> Module:
         """Cast floating-point parameters and buffers to float16."""
-        return self._apply(lambda t: t.half() if t.is_floating_point() else t)
+        return self.to(_dtype.float16)
 
     # == modes and gradients ==================================================================
     def train(self, mode: bool = True) -> Module:
