@@ -11,6 +11,9 @@ the graph. Both libraries run the same workloads in one process, PyTorch on one 
     and ``tanh`` on a (4,)-shaped tensor, reported per op.
 (b) ``backward``: backward alone through chains of 1000 and 10 000 ops; the ratio of the
     two times shows whether backward is linear in the graph size (10x is ideal).
+
+A third column times ``floor.py``, the least a Python autograd on NumPy can do: how far
+below PyTorch any pure-Python design could get on these workloads.
 """
 
 from __future__ import annotations
@@ -23,7 +26,11 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))  # run from a checkout
+import floor  # noqa: E402  (beside this script)
+
 import minitorch_hooks  # noqa: E402
 
 SMALL, LARGE = 1_000, 10_000
@@ -66,6 +73,19 @@ def backward_only(torch: Any, length: int) -> float:
     return time.perf_counter() - start
 
 
+def check_same_gradients(libraries: dict[str, Any]) -> None:
+    """A timing means something only if every library computes the same thing (on a short
+    chain: after a thousand ops the gradient has shrunk to nothing)."""
+    expected = None
+    for name, library in libraries.items():
+        x, out = chain(library, 30)
+        out.backward()
+        grad = np.asarray(x.grad.tolist() if hasattr(x.grad, "tolist") else x.grad)
+        if expected is not None and not np.allclose(grad, expected, rtol=1e-4, atol=0):
+            raise SystemExit(f"{name} computes a different gradient: {grad} != {expected}")
+        expected = grad
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=7, help="runs per measurement")
@@ -74,24 +94,26 @@ def main() -> None:
     import torch
 
     torch.set_num_threads(1)
-    libraries = {"minitorch_hooks": minitorch_hooks, "torch": torch}
+    libraries = {"minitorch_hooks": minitorch_hooks, "torch": torch, "floor": floor}
     for library in libraries.values():  # warm up caches, allocators, lazy imports
         forward_and_backward(library, SMALL)
+    check_same_gradients(libraries)
 
     per_op = measure(forward_and_backward, libraries, SMALL, args.repeat)
-    rows = [("(a) chain fwd+bwd, per op", *(t / SMALL for t in per_op["minitorch_hooks"]),
-             *(t / SMALL for t in per_op["torch"]))]
+    rows = [("(a) chain fwd+bwd, per op",
+             {name: [t / SMALL for t in times] for name, times in per_op.items()})]
     scaling = {}
     for length in (SMALL, LARGE):
         scaling[length] = measure(backward_only, libraries, length, args.repeat)
-        rows.append((f"(b) backward, {length} ops", *scaling[length]["minitorch_hooks"],
-                     *scaling[length]["torch"]))
+        rows.append((f"(b) backward, {length} ops", scaling[length]))
 
-    print(f"{'workload':<28}{'mini best':>12}{'median':>12}{'torch best':>12}{'median':>12}"
-          f"{'mini/torch':>12}")
-    for name, *seconds in rows:
-        micros = "".join(f"{t * 1e6:>10.1f}us" for t in seconds)
-        print(f"{name:<28}{micros}{seconds[1] / seconds[3]:>11.2f}x")
+    print(f"{'median (best) in µs':<28}{'minitorch_hooks':>20}{'torch':>20}{'floor':>20}"
+          f"{'mini/torch':>12}{'floor/torch':>12}")
+    for name, times in rows:
+        cells = "".join(f"{times[lib][1] * 1e6:>11.1f} ({times[lib][0] * 1e6:>6.1f})"
+                        for lib in libraries)
+        mini, torch_, floor_ = (times[lib][1] for lib in libraries)
+        print(f"{name:<28}{cells}{mini / torch_:>11.2f}x{floor_ / torch_:>11.2f}x")
     print()
     for name in libraries:
         ratio = scaling[LARGE][name][1] / scaling[SMALL][name][1]
