@@ -27,7 +27,7 @@ def record(data: Any, node_type: type[Node], inputs: tuple, saved: tuple = (),
     (a ``dim``, an exponent, ...) are set on the node.
     """
     out = Tensor._wrap(data)
-    if not (_State.enabled and _any_requires_grad(inputs)):
+    if not (_State.enabled and any_requires_grad(inputs)):
         return out
     packed = []  # a plain loop: before Python 3.12 a comprehension is a function call
     for value in saved:
@@ -44,7 +44,9 @@ def record(data: Any, node_type: type[Node], inputs: tuple, saved: tuple = (),
     return out
 
 
-def _any_requires_grad(inputs: tuple) -> bool:
+def any_requires_grad(inputs: tuple) -> bool:
+    """Whether some input is a tensor that requires grad: then an operation on them is
+    recorded (an in-place one too, even when the tensor it changes does not)."""
     # A plain loop: this runs for every operation, and is faster than ``any(...)``.
     for x in inputs:
         if getattr(x, "_requires_grad", False):

@@ -35,7 +35,7 @@ from ..autograd.grad_mode import _State, no_grad
 from ..autograd.graph import Node
 from ..random import default_generator
 from . import pointwise
-from ._record import record, value_of
+from ._record import any_requires_grad, record, value_of
 from .view_history import (
     INTERNAL_OVERLAP,
     CopySlices,
@@ -63,7 +63,7 @@ def check_in_place(tensor: Tensor, *args: Any) -> None:
         raise RuntimeError(message)
     base = tensor._base
     if not (tensor.requires_grad or (base is not None and base._requires_grad)
-            or any(getattr(a, "_requires_grad", False) for a in args)):
+            or any_requires_grad(args)):
         return
     if base is not None:
         if tensor._creation_meta is not None:
@@ -106,7 +106,7 @@ def apply_in_place(tensor: Tensor, operation: Callable[..., Tensor], *args: Any,
     if not may_overlap:
         check_no_internal_overlap(tensor)
     recording = _State.enabled and (
-        tensor.requires_grad or any(getattr(a, "_requires_grad", False) for a in args))
+        tensor.requires_grad or any_requires_grad(args))
     if recording:
         # The node must see the value from before the change: give it a copy of it that
         # keeps the tensor's place in the graph.
@@ -162,7 +162,7 @@ def _write_directly(tensor: Tensor, ufunc: np.ufunc, other: Any, alpha: float = 
     or a view (whose base may require grad), or a dtype or shape that the general path must
     refuse with PyTorch's message."""
     if _State.enabled and (tensor._requires_grad or tensor._base is not None
-                           or getattr(other, "_requires_grad", False)):
+                           or any_requires_grad((other,))):
         return False
     if 0 in tensor._data.strides:  # perhaps expanded: the general path checks
         return False

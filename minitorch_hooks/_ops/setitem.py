@@ -93,7 +93,7 @@ def setitem(self: Tensor, index: Any, value: Any) -> None:
         check_no_internal_overlap(selected)
     if through_view and _State.enabled and self._requires_grad and self.grad_fn is None:
         raise RuntimeError(VIEW_OF_LEAF)  # the view that PyTorch writes through
-    if not _State.enabled or not (self.requires_grad or value._requires_grad):
+    if not _State.enabled or not (self.requires_grad or value.requires_grad):
         check_in_place(self)
         self._data[key] = value._data
         bump_version(self)

@@ -289,3 +289,26 @@ def test_a_view_made_under_no_grad_requires_grad_like_its_base():
         return result, x.grad, v.grad
 
     assert_same_outcome(scenario)
+
+
+@pytest.mark.parametrize("change", [
+    pytest.param(lambda a, v: a.add_(v), id="a.add_(v)"),
+    pytest.param(lambda a, v: a.mul_(v), id="a.mul_(v)"),
+    pytest.param(lambda a, v: a.copy_(v), id="a.copy_(v)"),
+    pytest.param(lambda a, v: a.__setitem__(slice(None), v), id="a[:] = v"),
+    pytest.param(lambda a, v: a.__setitem__(0, v[1]), id="a[0] = v[1]"),
+])
+def test_a_no_grad_view_as_the_other_operand_of_an_in_place_change(change):
+    # Such a view requires grad through its base, so the change is recorded: the plain
+    # tensor that received it comes to require grad, as it would from any tensor that does.
+    def scenario(torch):
+        x = torch.ones(3, requires_grad=True)
+        with torch.no_grad():
+            v = x[:2]
+        a = torch.zeros(2)
+        change(a, v)
+        result = (a.requires_grad, graph(a.grad_fn), a._version)
+        a.sum().backward()
+        return result, x.grad, v.grad
+
+    assert_same_outcome(scenario)
