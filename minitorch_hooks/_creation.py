@@ -15,6 +15,8 @@ import numpy as np
 
 from . import _dtype, _tensor
 from ._tensor import Tensor, _shape_from, _to_array_like
+from ._warnings import warn_once
+from .autograd.engine import type_name
 from .random import default_generator
 
 _FLOAT32 = np.dtype(np.float32)
@@ -109,10 +111,34 @@ def as_tensor(data: Any, dtype: _dtype.dtype | None = None) -> Tensor:
     return tensor(data, dtype=dtype)
 
 
+_NEGATIVE_STRIDES = (
+    "At least one stride in the given numpy array is negative, and tensors with negative "
+    "strides are not currently supported. (You can probably work around this by making a "
+    "copy of your array  with array.copy().) ")
+_NOT_WRITABLE = (
+    "The given NumPy array is not writable, and PyTorch does not support non-writable "
+    "tensors. This means writing to this tensor will result in undefined behavior. You may "
+    "want to copy the array to protect its data or make it writable before converting it to "
+    "a tensor. This type of warning will be suppressed for the rest of this program.")
+
+
 def from_numpy(array: np.ndarray) -> Tensor:
-    """A tensor sharing ``array``'s memory."""
+    """A tensor sharing ``array``'s memory: a change to one shows in the other.
+
+    PyTorch's tensor gets a storage that starts at the array's first element, so its
+    ``storage_offset()`` is 0 even when the array is a slice of a bigger one.
+    See https://pytorch.org/docs/stable/generated/torch.from_numpy.html
+    """
+    if not isinstance(array, np.ndarray):
+        raise TypeError(f"expected np.ndarray (got {type_name(array)})")
     _dtype.from_numpy_dtype(array.dtype)
-    return Tensor._wrap(array)
+    if any(stride < 0 for stride in array.strides):  # a tensor's strides count forward
+        raise ValueError(_NEGATIVE_STRIDES)
+    if not array.flags.writeable:
+        warn_once(_NOT_WRITABLE)
+    # ``as_strided`` makes an array over the same memory whose chain of ``.base`` arrays
+    # ends at itself: where ``Tensor.storage_offset`` starts counting.
+    return Tensor._wrap(np.lib.stride_tricks.as_strided(array, array.shape, array.strides))
 
 
 def _new_shape(size: Any) -> tuple[int, ...]:

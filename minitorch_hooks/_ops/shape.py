@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import functools
 import math
-import warnings
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from .._tensor import Tensor, _shape_from, _wrap_dim
+from .._warnings import warn_once
 from ..autograd.grad_mode import _State
 from ..autograd.graph import Node
 from ._record import promote_types, record
@@ -204,24 +204,14 @@ def t(input: Tensor) -> Tensor:
     return _as_view(record(input._data.T, TBackward0, (input,)), input)
 
 
-_warned: set[str] = set()
-
-
-def _warn_once(message: str) -> None:
-    """PyTorch's ``TORCH_WARN_ONCE``: a deprecation warning only the first time per process."""
-    if message not in _warned:
-        _warned.add(message)
-        warnings.warn(message, UserWarning, stacklevel=3)
-
-
 def _T(input: Tensor) -> Tensor:  # noqa: N802 - the property is called ``T``
     """``x.T`` reverses all dimensions; PyTorch deprecates it for ndim other than 2."""
     ndim = input._data.ndim
     if ndim == 0:
-        _warn_once("Tensor.T is deprecated on 0-D tensors. This function is the identity in "
+        warn_once("Tensor.T is deprecated on 0-D tensors. This function is the identity in "
                    "these cases.")
     elif ndim != 2:
-        _warn_once("The use of `x.T` on tensors of dimension other than 2 to reverse their "
+        warn_once("The use of `x.T` on tensors of dimension other than 2 to reverse their "
                    "shape is deprecated and it will throw an error in a future release. "
                    "Consider `x.mT` to transpose batches of matrices or `x.permute(*torch."
                    "arange(x.ndim - 1, -1, -1))` to reverse the dimensions of a tensor.")

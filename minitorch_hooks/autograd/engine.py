@@ -247,7 +247,7 @@ def check_replacement(hook: Callable, original: Tensor | None, result: object) -
     if original is None:
         raise RuntimeError("can't replace a None gradient with a non-None value")
     if not isinstance(result, Tensor):
-        raise TypeError(f"expected Variable, but hook returned '{_type_name(result)}'")
+        raise TypeError(f"expected Variable, but hook returned '{type_name(result)}'")
     name = getattr(hook, "__name__", "<unknown>")
     if result.dtype is not original.dtype:
         raise RuntimeError(
@@ -257,7 +257,7 @@ def check_replacement(hook: Callable, original: Tensor | None, result: object) -
         raise RuntimeError(f"hook '{name}' has changed the size of value")
 
 
-def _type_name(value: object) -> str:
+def type_name(value: object) -> str:
     """The name of ``value``'s type as PyTorch's C++ prints it (``tp_name``): a class
     written in Python is just its name (``tuple``, ``Tensor``); a type written in C
     outside the builtins carries its module, so a hook that returns a NumPy array is
@@ -281,7 +281,7 @@ def _node_hook_caller(current: Sequence[Any], kind: str, grad_outputs: tuple = (
         if result is None:
             return None
         if not isinstance(result, tuple):
-            raise TypeError(f"expected tuple, but hook returned '{_type_name(result)}'")
+            raise TypeError(f"expected tuple, but hook returned '{type_name(result)}'")
         if len(result) != len(value):
             name = getattr(hook, "__name__", "<unknown>")
             raise RuntimeError(f"hook '{name}' has returned an incorrect number of values "

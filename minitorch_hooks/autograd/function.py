@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from .._tensor import Tensor
-from .engine import _type_name
+from .engine import type_name
 from .grad_mode import _State, no_grad
 from .graph import Node, SavedTensor
 
@@ -98,7 +98,7 @@ class BackwardCFunction(Node, FunctionCtx):
         for i, tensor in enumerate(self.to_save):
             if tensor is not None and not isinstance(tensor, Tensor):
                 raise TypeError("save_for_backward can only save variables, but argument "
-                                f"{i} is of type {_type_name(tensor)}")
+                                f"{i} is of type {type_name(tensor)}")
             is_output = any(tensor is out for out in outputs)
             saved.append(None if tensor is None else SavedTensor(tensor, is_output))
         self._saved = tuple(saved)
@@ -136,7 +136,7 @@ class BackwardCFunction(Node, FunctionCtx):
                         "not a Variable")
                 continue
             if result is not None and not isinstance(result, Tensor):
-                raise RuntimeError(f"expected Variable or None (got {_type_name(result)})")
+                raise RuntimeError(f"expected Variable or None (got {type_name(result)})")
             grads.append(None if result is None else result._data)
         for index, (grad, meta) in enumerate(zip(grads, self._input_meta)):
             if grad is not None and meta is not None and not _expands_to(meta[0], grad.shape):

@@ -143,6 +143,43 @@ def test_from_numpy_and_numpy_share_memory():
     assert_same_outcome(scenario)
 
 
+@pytest.mark.parametrize("make_array", [
+    pytest.param(lambda: np.arange(10.0)[3:], id="a slice"),
+    pytest.param(lambda: np.arange(12, dtype=np.float32).reshape(3, 4)[1:, ::2], id="strided"),
+    pytest.param(lambda: np.arange(6).reshape(2, 3).T, id="transposed"),
+    pytest.param(lambda: np.zeros((0, 3), dtype=np.float32), id="empty"),
+])
+def test_from_numpy_storage_starts_at_the_arrays_first_element(make_array):
+    def scenario(torch):
+        x = torch.from_numpy(make_array())
+        return x, x.stride(), x.storage_offset(), x[1:].storage_offset(), x.is_contiguous()
+
+    assert_same_outcome(scenario)
+
+
+@pytest.mark.parametrize("make_array", [
+    pytest.param(lambda: np.arange(4.0)[::-1], id="negative stride"),
+    pytest.param(lambda: np.zeros((2, 2))[::-1][:0], id="empty, negative stride"),
+    pytest.param(lambda: [1.0, 2.0], id="a list"),
+    pytest.param(lambda: np.float32(1.5), id="a NumPy scalar"),
+    pytest.param(lambda: None, id="None"),
+])
+def test_from_numpy_refuses_what_is_not_a_forward_strided_array(make_array):
+    assert_same_outcome(lambda torch: torch.from_numpy(make_array()))
+
+
+def test_from_numpy_of_a_read_only_array_warns_once():
+    # TORCH_WARN_ONCE: only the first read-only array in a process warns, so the scenario
+    # runs it twice and both libraries must give one warning, or none if an earlier test
+    # already used theirs up.
+    def scenario(torch):
+        array = np.arange(3.0)
+        array.flags.writeable = False
+        return torch.from_numpy(array), torch.from_numpy(array)
+
+    assert_same_outcome(scenario)
+
+
 # -- what a tensor is ----------------------------------------------------------------------
 
 def test_size_repr_slicing_and_arithmetic():
