@@ -68,9 +68,13 @@ def _check_lengths(data: Any, sizes: list[int], dim: int) -> None:
         _check_lengths(item, sizes, dim + 1)
 
 
-def _finish(data: np.ndarray, requires_grad: bool, device: Any = None) -> Tensor:
+def _check_device(device: Any) -> None:
     if device is not None:
         _tensor.device(device)  # the only device is the CPU: anything else is an error
+
+
+def _finish(data: np.ndarray, requires_grad: bool, device: Any = None) -> Tensor:
+    _check_device(device)
     out = Tensor._wrap(data)
     if requires_grad:
         out._set_requires_grad(
@@ -96,6 +100,8 @@ def tensor(data: Any, *, dtype: _dtype.dtype | None = None, device: Any = None,
         _warn_copy_construct("torch.tensor")
     source = data._data if isinstance(data, Tensor) else data
     if isinstance(source, (np.ndarray, np.generic)):  # NumPy values keep their dtype
+        if isinstance(source, np.ndarray) and not isinstance(data, Tensor):
+            _check_array(source)  # PyTorch reads an array as from_numpy does, then copies
         array = np.array(source, dtype=_numpy_dtype(dtype, source.dtype))  # always a copy
         _dtype.from_numpy_dtype(array.dtype)  # a clear error for unsupported dtypes
     else:
@@ -104,11 +110,19 @@ def tensor(data: Any, *, dtype: _dtype.dtype | None = None, device: Any = None,
     return _finish(array, requires_grad, device)
 
 
-def as_tensor(data: Any, dtype: _dtype.dtype | None = None) -> Tensor:
-    """Like ``tensor``, but a tensor of the right dtype comes back as it is."""
-    if isinstance(data, Tensor) and (dtype is None or dtype is data.dtype):
-        return data
-    return tensor(data, dtype=dtype)
+def as_tensor(data: Any, dtype: _dtype.dtype | None = None, device: Any = None) -> Tensor:
+    """Like ``tensor``, but without a copy where none is needed: a tensor comes back as it
+    is (or through ``to(dtype)``, which stays in the graph), a NumPy array shares its memory
+    as with ``from_numpy`` (unless it must be cast to ``dtype``).
+
+    See https://pytorch.org/docs/stable/generated/torch.as_tensor.html
+    """
+    if isinstance(data, np.ndarray):
+        data = from_numpy(data)
+    if isinstance(data, Tensor):
+        _check_device(device)
+        return data if dtype is None else data.to(dtype)
+    return tensor(data, dtype=dtype, device=device)
 
 
 _NEGATIVE_STRIDES = (
@@ -122,6 +136,14 @@ _NOT_WRITABLE = (
     "a tensor. This type of warning will be suppressed for the rest of this program.")
 
 
+def _check_array(array: np.ndarray) -> None:
+    """Refuse the arrays no tensor can share: of a dtype without a tensor type, or with a
+    negative stride (a tensor's strides count forward)."""
+    _dtype.from_numpy_dtype(array.dtype)
+    if any(stride < 0 for stride in array.strides):
+        raise ValueError(_NEGATIVE_STRIDES)
+
+
 def from_numpy(array: np.ndarray) -> Tensor:
     """A tensor sharing ``array``'s memory: a change to one shows in the other.
 
@@ -131,9 +153,7 @@ def from_numpy(array: np.ndarray) -> Tensor:
     """
     if not isinstance(array, np.ndarray):
         raise TypeError(f"expected np.ndarray (got {type_name(array)})")
-    _dtype.from_numpy_dtype(array.dtype)
-    if any(stride < 0 for stride in array.strides):  # a tensor's strides count forward
-        raise ValueError(_NEGATIVE_STRIDES)
+    _check_array(array)
     if not array.flags.writeable:
         warn_once(_NOT_WRITABLE)
     # ``as_strided`` makes an array over the same memory whose chain of ``.base`` arrays

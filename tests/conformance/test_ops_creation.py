@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from harness import assert_same_outcome, outcome, real_torch
+from ops_support import graph
 
 import minitorch_hooks
 
@@ -168,6 +169,32 @@ def test_from_numpy_refuses_what_is_not_a_forward_strided_array(make_array):
     assert_same_outcome(lambda torch: torch.from_numpy(make_array()))
 
 
+@pytest.mark.parametrize("dtype", [None, "float64", "float32"])
+def test_as_tensor_shares_an_arrays_memory_unless_it_must_cast(dtype):
+    def scenario(torch):
+        array = np.arange(4.0)
+        x = torch.as_tensor(array[1:], dtype=dtype and getattr(torch, dtype))
+        array[1] = 9
+        return x, x.storage_offset(), x.is_leaf, x.requires_grad
+
+    assert_same_outcome(scenario)
+
+
+def test_as_tensor_of_a_tensor_casts_it_in_the_graph():
+    def scenario(torch):
+        x = torch.ones(2, requires_grad=True)
+        same, cast = torch.as_tensor(x), torch.as_tensor(x, dtype=torch.float64)
+        cast.sum().backward()
+        return same is x, cast, graph(cast.grad_fn), x.grad
+
+    assert_same_outcome(scenario)
+
+
+@pytest.mark.parametrize("create", ["tensor", "as_tensor", "from_numpy"])
+def test_an_array_with_a_negative_stride_is_refused(create):
+    assert_same_outcome(lambda torch: getattr(torch, create)(np.arange(4.0)[::-1]))
+
+
 def test_from_numpy_of_a_read_only_array_warns_once():
     # TORCH_WARN_ONCE: only the first read-only array in a process warns, so the scenario
     # runs it twice and both libraries must give one warning, or none if an earlier test
@@ -300,6 +327,9 @@ DEVICE_TAKERS = {
     "eye": lambda torch, device: torch.eye(2, device=device),
     "rand": lambda torch, device: torch.rand(2, device=device),
     "randn": lambda torch, device: torch.randn(2, device=device),
+    "as_tensor(list)": lambda torch, device: torch.as_tensor([1.0], device=device),
+    "as_tensor(array)": lambda torch, device: torch.as_tensor(np.ones(2), device=device),
+    "as_tensor(tensor)": lambda torch, device: torch.as_tensor(torch.ones(2), device=device),
     "new_zeros": lambda torch, device: torch.ones(2).new_zeros(3, device=device),
     "new_tensor": lambda torch, device: torch.ones(2).new_tensor([1], device=device),
     "Linear": lambda torch, device: torch.nn.Linear(2, 1, device=device).weight,
