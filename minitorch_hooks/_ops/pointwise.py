@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import _creation
 from .._tensor import Tensor
 from ..autograd.graph import Node
 from ._record import as_number, promote, record, saved_for, value_of
@@ -398,7 +399,16 @@ class WhereBackward0(Node):
 
 
 def where(condition: Tensor, input: Any, other: Any) -> Tensor:
-    """Pick from ``input`` where ``condition`` holds, from ``other`` elsewhere."""
+    """Pick from ``input`` where ``condition`` holds, from ``other`` elsewhere.
+
+    Two plain numbers count as 0-d tensors of their default dtypes, so
+    ``where(mask, 1.0, 0.0)`` is float32 and ``where(mask, 1, 0)`` int64.
+    """
+    if condition._data.dtype != np.bool_:
+        raise RuntimeError("where expected condition to be a boolean tensor, but got a tensor "
+                           f"with dtype {condition.dtype.scalar_name}")
+    if not isinstance(input, Tensor) and not isinstance(other, Tensor):
+        input = _creation.tensor(as_number(input))
     a, b = promote(input, other)
     broadcast_shapes(broadcast_shapes(condition._data.shape, np.shape(a)), np.shape(b))
     data = np.where(condition._data, a, b)

@@ -11,23 +11,18 @@ from __future__ import annotations
 import builtins
 import math
 import warnings
-from collections import namedtuple
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
+from .. import return_types
 from .._tensor import Tensor, _wrap_dim
 from ..autograd.graph import Node
 from ._record import record
 from .shape import expanded
 
 Dims = int | Sequence[int] | None
-
-# ``x.max(dim)`` returns a ``(values, indices)`` pair named like PyTorch's
-# ``torch.return_types.max`` (and ``min``).
-_RETURN_TYPES = {name: namedtuple(name, ["values", "indices"]) for name in ("max", "min")}
-
 
 def _axes(dim: Dims, ndim: int) -> tuple[int, ...] | None:
     if dim is None:
@@ -178,7 +173,7 @@ def _extremum(input: Tensor, dim: Any, keepdim: bool, largest: bool) -> Any:
     out = record(values if kept else values.squeeze(axis), node_type, (input,),
                  shape=data.shape, axis=axis, indices=indices)
     winners = indices if kept else indices.squeeze(axis)
-    return _RETURN_TYPES[name](out, Tensor._wrap(winners.astype(np.int64)))
+    return getattr(return_types, name)(out, Tensor._wrap(winners.astype(np.int64)))
 
 
 def max(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:  # noqa: A001

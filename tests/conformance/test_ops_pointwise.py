@@ -148,6 +148,16 @@ def test_where_with_a_number():
         torch, lambda torch, x: torch.where(x > 0, x, 0.0), values((2, 3), seed=8)))
 
 
+@pytest.mark.parametrize("input, other", [(1.0, 0.0), (1, 0), (True, False), (1, 0.5)],
+                         ids=str)
+def test_where_between_two_numbers(input, other):
+    assert_same_outcome(lambda torch: torch.where(torch.tensor([True, False]), input, other))
+
+
+def test_where_refuses_a_condition_that_is_not_boolean():
+    assert_same_outcome(lambda torch: torch.where(torch.tensor([1.0, 0.0]), 1.0, 0.0))
+
+
 def test_maximum_splits_the_gradient_of_ties():
     a, b = values((2, 3), seed=9), values((2, 3), seed=10)
     b[0, 1] = a[0, 1]

@@ -335,6 +335,21 @@ def test_no_grad_results_have_no_suffix() -> None:
     assert repr(ours) == repr(theirs) == "tensor([2., 5.])"
 
 
+@pytest.mark.parametrize("reduce", [
+    pytest.param(lambda x: x.max(1), id="max(1)"),
+    pytest.param(lambda x: x.min(0, keepdim=True), id="min(0, keepdim)"),
+    pytest.param(lambda x: x.max(dim=-1), id="max(dim=-1)"),
+])
+def test_max_and_min_along_a_dimension_print_as_return_types(reduce) -> None:
+    ours, theirs = _pair(np.arange(6.0).reshape(2, 3), "float32", requires_grad=True)
+    mine, real = reduce(ours), reduce(theirs)
+    assert (repr(mine), str(mine)) == (repr(real), str(real))
+    assert type(mine).__name__ == type(real).__name__
+    assert isinstance(mine, getattr(mt.return_types, type(real).__name__))
+    assert tuple(mine._fields) == ("values", "indices")
+    assert (mine.values is mine[0], mine.indices is mine[1]) == (True, True)
+
+
 def test_tensor_contents_replaces_only_the_values() -> None:
     ours, theirs = _pair(np.ones((2, 2)), "float64", requires_grad=True)
     expected = torch._tensor_str._str(theirs, tensor_contents="[...custom...]")

@@ -1,0 +1,32 @@
+"""The named tuples some operations return, as in ``torch.return_types``.
+
+``x.max(dim)`` finds the largest values along a dimension and where they are: both come
+back in one tuple whose fields have names (``result.values``, ``result.indices``), and
+print as PyTorch prints them.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+
+class _ValuesAndIndices:
+    """What ``max`` and ``min`` share: PyTorch's way of printing them."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return (f"torch.return_types.{type(self).__name__}(\nvalues={self.values!r},\n"
+                f"indices={self.indices!r})")
+
+
+class max(_ValuesAndIndices, namedtuple("max", ["values", "indices"])):  # noqa: A001, N801
+    """``x.max(dim)``: the largest values along ``dim``, and their indices."""
+
+    __slots__ = ()
+
+
+class min(_ValuesAndIndices, namedtuple("min", ["values", "indices"])):  # noqa: A001, N801
+    """``x.min(dim)``: the smallest values along ``dim``, and their indices."""
+
+    __slots__ = ()
