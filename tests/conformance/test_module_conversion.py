@@ -1,6 +1,6 @@
 """Moving and casting a module (``to``, ``cpu``, ``float``/``double``/``half``, ``type``)
-and ``get_parameter``, against real PyTorch: which tensors change dtype, which objects stay
-the same, what happens to gradients and hooks, and the errors."""
+and ``get_parameter``/``get_buffer``, against real PyTorch: which tensors change dtype,
+which objects stay the same, what happens to gradients and hooks, and the errors."""
 
 from __future__ import annotations
 
@@ -151,6 +151,18 @@ def test_to_a_non_cpu_device_is_an_error_deviation():
     assert theirs[0] == [("AssertionError", "Torch not compiled with CUDA enabled")] * 3
     assert ours[0] == [("RuntimeError", "minitorch_hooks runs on the CPU only, not on 'cuda'")] * 3
     np.testing.assert_array_equal(ours[1].detach().numpy(), theirs[1].detach().numpy())
+
+
+@pytest.mark.parametrize("target", ["steps", "running", "extra", "empty", "0.w", "unused",
+                                    "nothing", "0.nothing", "0", "2.steps", "training"])
+def test_get_buffer(target):
+    def scenario(torch):
+        model, _ = _model(torch)
+        model[0].register_buffer("extra", torch.ones(1), persistent=False)
+        model.register_buffer("empty", None)
+        return model.get_buffer(target), model.get_buffer("0.extra")
+
+    assert_same_outcome(scenario)
 
 
 @pytest.mark.parametrize("target", ["0.w", "1.w", "0.b", "unused", "0.nothing", "nothing",

@@ -139,6 +139,49 @@ def test_load_state_dict_round_trips_through_state_dict():
     assert_same_outcome(scenario)
 
 
+def _with_extra_state(torch, get=True, set=True):  # noqa: A002 - the method's name
+    """``Outer`` whose ``inner`` keeps a step counter through extra state."""
+    outer = _nested(torch)
+    methods = {}
+    if get:
+        methods["get_extra_state"] = lambda self: {"steps": self.steps}
+    if set:
+        methods["set_extra_state"] = lambda self, state: setattr(self, "steps", state["steps"])
+    inner = type("Counting", (type(outer.inner),), methods)()
+    inner.steps = 7
+    outer.inner = inner
+    return outer
+
+
+def test_extra_state_is_saved_after_the_buffers_and_loaded_back():
+    def scenario(torch):
+        source, target = _with_extra_state(torch), _with_extra_state(torch)
+        source.inner.steps = 8
+        seen = []
+        target.inner.register_load_state_dict_pre_hook(
+            lambda sd, prefix, *rest: seen.append(sorted(k for k in sd if k.startswith(prefix))))
+        state = source.state_dict(prefix="m.")
+        keys = target.load_state_dict({k[2:]: v for k, v in state.items()})
+        return list(state), state["m.inner._extra_state"], target.inner.steps, keys, seen
+
+    assert_same_outcome(scenario)
+
+
+@pytest.mark.parametrize("get, set, strict", [
+    (True, True, True), (True, True, False),   # a missing _extra_state key
+    (True, False, True), (True, False, False),  # a key nobody takes back
+], ids=["missing, strict", "missing", "unexpected, strict", "unexpected"])
+def test_extra_state_missing_or_unexpected(get, set, strict):  # noqa: A002
+    def scenario(torch):
+        source = _with_extra_state(torch, get=get, set=set)
+        state = source.state_dict()
+        if set:
+            del state["inner._extra_state"]
+        return source.load_state_dict(state, strict=strict), source.inner.steps
+
+    assert_same_outcome(scenario)
+
+
 def test_load_state_dict_hooks_arguments_order_and_in_place_edits():
     def scenario(torch):
         outer = _nested(torch)

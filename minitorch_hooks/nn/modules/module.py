@@ -156,6 +156,9 @@ class _WrappedHook:
         self.module = weakref.ref(state["module"])
 
 
+_EXTRA_STATE = "_extra_state"  # the state-dict key of what ``get_extra_state`` returns
+
+
 class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
     """What ``load_state_dict`` returns: the keys it could not match."""
 
@@ -628,18 +631,32 @@ class Module:
         return module
 
     def get_parameter(self, target: str) -> Parameter:
-        """The parameter at a dotted path such as ``"encoder.0.weight"``: the module part
-        is found as ``get_submodule`` finds it, then the last name must be a Parameter.
+        """The parameter at a dotted path such as ``"encoder.0.weight"``.
         See https://pytorch.org/docs/stable/generated/torch.nn.Module.html#torch.nn.Module.get_parameter
         """
-        module_path, _, param_name = target.rpartition(".")
-        module = self.get_submodule(module_path)
-        if not hasattr(module, param_name):
-            raise AttributeError(f"{module._get_name()} has no attribute `{param_name}`")
-        param = getattr(module, param_name)
+        _, name, param = self._get_member(target)
         if not isinstance(param, Parameter):
-            raise AttributeError(f"`{param_name}` is not an nn.Parameter")
+            raise AttributeError(f"`{name}` is not an nn.Parameter")
         return param
+
+    def get_buffer(self, target: str) -> Tensor:
+        """The buffer at a dotted path such as ``"norm.running_mean"``.
+        See https://pytorch.org/docs/stable/generated/torch.nn.Module.html#torch.nn.Module.get_buffer
+        """
+        module, name, buffer = self._get_member(target)
+        if name not in module._buffers:
+            raise AttributeError(f"`{name}` is not a buffer")
+        return buffer
+
+    def _get_member(self, target: str) -> tuple[Module, str, Any]:
+        """For ``get_parameter`` and ``get_buffer``: the module that the path up to the last
+        dot leads to (found as ``get_submodule`` finds it), the last name, and what that
+        name holds there."""
+        module_path, _, name = target.rpartition(".")
+        module = self.get_submodule(module_path)
+        if not hasattr(module, name):
+            raise AttributeError(f"{module._get_name()} has no attribute `{name}`")
+        return module, name, getattr(module, name)
 
     def apply(self, fn: Callable[[Module], None]) -> Module:
         """Call ``fn`` on every sub-module, children first, then on this module."""
@@ -770,6 +787,8 @@ class Module:
         for name, buffer in self._buffers.items():
             if buffer is not None and name not in self._non_persistent_buffers_set:
                 destination[prefix + name] = buffer if keep_vars else buffer.detach()
+        if type(self).get_extra_state is not Module.get_extra_state:  # overridden
+            destination[prefix + _EXTRA_STATE] = self.get_extra_state()
         for name, module in self._modules.items():
             if module is not None:
                 module.state_dict(destination=destination, prefix=prefix + name + ".",
@@ -779,6 +798,23 @@ class Module:
             if hook(self, destination, prefix, local_metadata) is not None:
                 raise RuntimeError("state_dict post-hook must return None")
         return destination
+
+    def get_extra_state(self) -> Any:
+        """Override this (and ``set_extra_state``) to keep something besides parameters and
+        buffers in the state dict, under the key ``"_extra_state"``: a module is asked only
+        when its class overrides it.
+        See https://pytorch.org/docs/stable/generated/torch.nn.Module.html#torch.nn.Module.get_extra_state
+        """
+        raise RuntimeError("Reached a code path in Module.get_extra_state() that should never "
+                           "be called: state_dict() asks only modules that override it.")
+
+    def set_extra_state(self, state: Any) -> None:
+        """Override this to take back what ``get_extra_state`` stored, in
+        ``load_state_dict``.
+        See https://pytorch.org/docs/stable/generated/torch.nn.Module.html#torch.nn.Module.set_extra_state
+        """
+        raise RuntimeError("Reached a code path in Module.set_extra_state() that should never "
+                           "be called: load_state_dict() tells only modules that override it.")
 
     def _load_from_state_dict(self, state_dict: dict, prefix: str, local_metadata: dict,
                               strict: bool, missing_keys: list, unexpected_keys: list,
@@ -823,9 +859,17 @@ class Module:
                     else:
                         source = Parameter(source, requires_grad=param.requires_grad)
                 setattr(self, name, source)
+        extra_state_key = prefix + _EXTRA_STATE
+        if type(self).set_extra_state is not Module.set_extra_state:  # overridden
+            if extra_state_key in state_dict:
+                self.set_extra_state(state_dict[extra_state_key])
+            elif strict:
+                missing_keys.append(extra_state_key)
+        elif strict and extra_state_key in state_dict:
+            unexpected_keys.append(extra_state_key)
         if strict:
             for key in state_dict:
-                if key.startswith(prefix):
+                if key.startswith(prefix) and key != extra_state_key:
                     head, *rest = key[len(prefix):].split(".", 1)
                     if (rest and head not in self._modules) or \
                             (not rest and head not in local_state):
