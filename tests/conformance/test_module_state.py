@@ -528,6 +528,28 @@ def test_get_submodule(target):
     assert_same_outcome(scenario)
 
 
+@pytest.mark.parametrize("strict", [False, True], ids=["", "strict"])
+@pytest.mark.parametrize("target", ["inner", "added", "inner.added", "", "count", "inner.w",
+                                    "missing.x", "count.x", "inner..x"])
+def test_set_submodule(target, strict):
+    def scenario(torch):
+        outer = _nested(torch)
+        registered = []
+        hook = torch.nn.modules.module.register_module_module_registration_hook(
+            lambda module, name, sub: registered.append((type(module).__name__, name)))
+        try:
+            outer.set_submodule(target, torch.nn.Identity(), strict=strict)
+        finally:
+            hook.remove()
+        return registered, [name for name, _ in outer.named_modules()]
+
+    assert_same_outcome(scenario)
+
+
+def test_set_submodule_refuses_what_is_not_a_module():
+    assert_same_outcome(lambda torch: _nested(torch).set_submodule("inner", 3))
+
+
 def test_apply_visits_children_first_and_returns_the_module():
     def scenario(torch):
         m = modules(torch)

@@ -630,6 +630,24 @@ class Module:
                 raise AttributeError(f"`{item}` is not an nn.Module")
         return module
 
+    def set_submodule(self, target: str, module: Module, strict: bool = False) -> None:
+        """Put ``module`` at a dotted path such as ``"encoder.0"``: an assignment to the
+        parent module, so registration hooks see it as they see ``parent.name = module``.
+        With ``strict``, only an existing attribute may be replaced.
+        See https://pytorch.org/docs/stable/generated/torch.nn.Module.html#torch.nn.Module.set_submodule
+        """
+        if target == "":
+            raise ValueError("Cannot set the submodule without a target name!")
+        if not isinstance(module, Module):
+            raise ValueError(f"`module` is not an nn.Module, found {type(module)}")
+        parent_path, _, name = target.rpartition(".")
+        parent = self.get_submodule(parent_path)
+        if strict and not hasattr(parent, name):
+            raise AttributeError(f"{parent._get_name()} has no attribute `{name}`")
+        if hasattr(parent, name) and not isinstance(getattr(parent, name), Module):
+            raise AttributeError(f"`{name}` is not an nn.Module")
+        setattr(parent, name, module)
+
     def get_parameter(self, target: str) -> Parameter:
         """The parameter at a dotted path such as ``"encoder.0.weight"``.
         See https://pytorch.org/docs/stable/generated/torch.nn.Module.html#torch.nn.Module.get_parameter
