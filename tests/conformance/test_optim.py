@@ -5,9 +5,12 @@ the optimiser API (groups, state, ``zero_grad``, closures, errors) and
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
-from harness import assert_same_outcome
+from harness import assert_same_outcome, outcome, real_torch
 from ops_support import values
+
+import minitorch_hooks
 
 STEPS = 6
 
@@ -377,6 +380,99 @@ OPTIMIZER_ERRORS = {
 def test_optimizer_errors(case):
     def scenario(torch):
         case(torch, torch.nn.Parameter(torch.ones(2)))
+
+    assert_same_outcome(scenario)
+
+
+NOT_IMPLEMENTED = {
+    "sgd_fused": ("SGD", {"fused": True}),
+    "sgd_differentiable": ("SGD", {"differentiable": True}),
+    "adam_fused": ("Adam", {"fused": True}),
+    "adam_fused_capturable": ("Adam", {"fused": True, "capturable": True}),
+    "adam_capturable": ("Adam", {"capturable": True}),
+    "adam_capturable_foreach": ("Adam", {"capturable": True, "foreach": True}),
+    "adam_differentiable": ("Adam", {"differentiable": True}),
+}
+
+
+@pytest.mark.parametrize("case", NOT_IMPLEMENTED.values(), ids=NOT_IMPLEMENTED.keys())
+@pytest.mark.parametrize("where", ["constructor", "added_group"])
+def test_fused_capturable_and_differentiable_are_refused_deviation(case, where):
+    """DEVIATION: PyTorch on the CPU accepts ``fused=True`` (one kernel for the whole
+    update, with the GradScaler support that comes with it), ``capturable=True`` (steps
+    safe to capture in a CUDA graph; on the CPU its step raises AssertionError) and
+    ``differentiable=True`` (steps recorded by autograd; on leaf parameters its step raises
+    RuntimeError, and in a group of its own it is a plain step), in the constructor or in
+    a group. minitorch_hooks has none of these, so it raises NotImplementedError naming the
+    option when the optimiser is made or, for a group that asks for one later, at
+    ``step``, before any parameter changes. Where PyTorch itself refuses a combination
+    (``fused`` with ``foreach`` or ``differentiable``), the errors are the same."""
+    name, options = case
+
+    def scenario(torch):
+        w = torch.nn.Parameter(torch.tensor([1.0, -2.0]))
+        extra = torch.nn.Parameter(torch.tensor([3.0]))
+        try:
+            if where == "constructor":
+                optimizer = getattr(torch.optim, name)([w, extra], lr=0.1, **options)
+            else:
+                optimizer = getattr(torch.optim, name)([w], lr=0.1)
+                optimizer.add_param_group({"params": [extra], **options})
+        except NotImplementedError as error:
+            return "made", str(error)
+        (w * w).sum().backward()
+        extra.grad = torch.ones(1)
+        try:
+            optimizer.step()
+        except (NotImplementedError, AssertionError, RuntimeError) as error:
+            return "step", type(error).__name__, str(error), w.detach(), extra.detach()
+        return "stepped", w.detach(), extra.detach()
+
+    theirs, _ = outcome(scenario, real_torch())
+    ours, _ = outcome(scenario, minitorch_hooks)
+    first = "fused" if options.get("fused") else next(iter(options))
+    refusal = f"{name}({first}=True) is not implemented: "
+    if where == "constructor":
+        assert ours[0] == "made" and ours[1].startswith(refusal), ours
+    else:
+        assert ours[:2] == ("step", "NotImplementedError") and ours[2].startswith(refusal)
+        np.testing.assert_array_equal(ours[3].numpy(), [1.0, -2.0])  # nothing changed
+        np.testing.assert_array_equal(ours[4].numpy(), [3.0])
+    if options.get("fused") or where == "added_group" and "differentiable" in options:
+        # PyTorch enables grad in step from the constructor's differentiable only.
+        assert theirs[0] == "stepped", theirs
+    elif "capturable" in options:
+        assert theirs[:2] == ("step", "AssertionError"), theirs
+        assert theirs[2].startswith("If capturable=True, params and state_steps must be on "
+                                    "supported devices: ['cuda', 'xpu', 'hpu'"), theirs
+    else:
+        assert theirs[:3] == ("step", "RuntimeError", "a leaf Variable that requires grad is "
+                              "being used in an in-place operation."), theirs
+    if where == "constructor" and "differentiable" in options:
+        def non_leaf(torch):  # a differentiable optimiser may take one, in PyTorch
+            try:
+                getattr(torch.optim, name)([torch.ones(2, requires_grad=True) * 2], **options)
+            except (NotImplementedError, ValueError) as error:
+                return type(error).__name__, str(error)
+            return "made"
+
+        assert outcome(non_leaf, real_torch())[0] == "made"
+        assert outcome(non_leaf, minitorch_hooks)[0][0] == "NotImplementedError"
+
+
+def test_options_that_pick_an_implementation_are_accepted_when_off():
+    """``fused=False``, ``capturable=False`` and ``differentiable=False`` ask for what
+    both libraries do anyway: accepted in the constructor and in a group, and stepped."""
+    def scenario(torch):
+        w = torch.nn.Parameter(torch.tensor([1.0, -2.0]))
+        extra = torch.nn.Parameter(torch.tensor([3.0]))
+        optimizer = torch.optim.Adam([w], lr=0.1, fused=False, capturable=False,
+                                     differentiable=False)
+        optimizer.add_param_group({"params": [extra], "fused": False, "foreach": True})
+        (w * w).sum().backward()
+        extra.grad = torch.ones(1)
+        optimizer.step()
+        return w.detach(), extra.detach(), repr(optimizer)
 
     assert_same_outcome(scenario)
 
