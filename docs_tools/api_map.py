@@ -33,6 +33,8 @@ SECTIONS = [
     ("Autograd: `torch.autograd`", "torch.autograd", "minitorch_hooks.autograd", "functions"),
     ("Graph nodes: `torch.autograd.graph.Node`", "torch.autograd.graph.Node",
      "minitorch_hooks.autograd.graph.Node", "members"),
+    ("Saved-tensor hooks: `torch.autograd.graph`", "torch.autograd.graph",
+     "minitorch_hooks.autograd.saved_tensors", "functions"),
     ("Layers: `torch.nn`", "torch.nn", "minitorch_hooks.nn", "functions"),
     ("Modules: `torch.nn.Module`", "torch.nn.Module", "minitorch_hooks.nn.Module", "members"),
     ("Global module hooks: `torch.nn.modules.module`", "torch.nn.modules.module",
@@ -85,6 +87,8 @@ def doc_url(qualname: str, obj: Any) -> str:
         return f"{DOCS}generated/torch.nn.Module.html#{qualname}"
     if owner == "torch.nn.init":
         return f"{DOCS}nn.init.html#{qualname}"
+    if owner == "torch.autograd.graph":  # documented on the autograd page itself
+        return f"{DOCS}autograd.html#{qualname}"
     if owner == "torch.utils.hooks":
         return f"{SOURCE}torch/utils/hooks.py"
     if type(obj).__name__ == "dtype":

@@ -16,8 +16,8 @@ import numpy as np
 from . import _dtype, _tensor
 from ._tensor import Tensor, _shape_from, _to_array_like
 from ._warnings import warn_once
-from .autograd.engine import type_name
 from .random import default_generator
+from .utils.hooks import type_name
 
 _FLOAT32 = np.dtype(np.float32)
 

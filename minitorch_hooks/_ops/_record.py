@@ -32,15 +32,14 @@ def record(data: Any, node_type: type[Node], inputs: tuple, saved: tuple = (),
     packed = []  # a plain loop: before Python 3.12 a comprehension is a function call
     for value in saved:
         packed.append(SavedTensor(value) if isinstance(value, Tensor) else value)
-    if save_output:
-        packed.append(SavedTensor(out, is_output=True))
-    saved = tuple(packed)
-    node = node_type(inputs, saved)
+    node = node_type(inputs, tuple(packed))
     if attributes:
         for name, value in attributes.items():
             setattr(node, name, value)
     out._grad_fn = node  # the slot behind the ``grad_fn`` property: a new result is current
     out._requires_grad = True
+    if save_output:
+        node._save_output(out)
     return out
 
 

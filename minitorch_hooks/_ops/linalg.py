@@ -49,10 +49,14 @@ class _MatrixProductBackward(Node):
     """
 
     __slots__ = ()
+    # PyTorch saves inputs in the alphabetical order of their names: ``mm(self, mat2)``
+    # saves ``mat2`` first, ``addmm(input, mat1, mat2)`` saves ``mat1`` first.
+    mat2_saved_first = False
 
     def _product_grads(self, grad: np.ndarray) -> tuple:
         # As for ``mul``, each side is saved only when the other side needs its gradient.
-        mat1, mat2, mat1_column_major, mat2_column_major = self.saved_arrays()
+        first, second, mat1_column_major, mat2_column_major = self.saved_arrays()
+        mat1, mat2 = (second, first) if self.mat2_saved_first else (first, second)
         grad_mat1 = grad_mat2 = None
         if mat2 is not None:
             grad_mat1 = (mat2 @ grad.T).T if mat1_column_major else grad @ mat2.T
@@ -65,14 +69,18 @@ def _record_product(data: np.ndarray, node_type: type[_MatrixProductBackward], i
                     mat1: Tensor, mat2: Tensor) -> Tensor:
     """Record ``mm`` or ``addmm``. Like PyTorch's node, it saves each matrix for the other's
     gradient, and the layout of each matrix whose gradient it will compute."""
+    matrices = (saved_for(mat1, mat2), saved_for(mat2, mat1))
+    if node_type.mat2_saved_first:
+        matrices = matrices[::-1]
     return record(data, node_type, inputs,
-                  saved=(saved_for(mat1, mat2), saved_for(mat2, mat1),
+                  saved=(*matrices,
                          mat1._requires_grad and _is_column_major(mat1._data),
                          mat2._requires_grad and _is_column_major(mat2._data)))
 
 
 class MmBackward0(_MatrixProductBackward):
     __slots__ = ()
+    mat2_saved_first = True
 
     def backward(self, grad):
         return self._product_grads(grad)
@@ -99,7 +107,7 @@ class BmmBackward0(Node):
     __slots__ = ()
 
     def backward(self, grad):
-        a, b = self.saved_arrays()
+        b, a = self.saved_arrays()  # ``mat2`` was saved first (see _MatrixProductBackward)
         return (None if b is None else grad @ np.swapaxes(b, -1, -2),
                 None if a is None else np.swapaxes(a, -1, -2) @ grad)
 
@@ -160,7 +168,8 @@ def _bmm(a: Tensor, b: Tensor) -> Tensor:
         raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
                            f"[{batch}, {k}] but got: [{batch2}, {k2}].")
     _check_same_dtype(a, b, "expected scalar type {a.scalar_name} but found {b.scalar_name}")
-    return _product(a, b, BmmBackward0)
+    return record(a._data @ b._data, BmmBackward0, (a, b),
+                  saved=(saved_for(b, a), saved_for(a, b)))
 
 
 def _check_tensor(value: Any, function: str, name: str, position: int) -> None:

@@ -50,17 +50,23 @@ def mse_loss(input: Tensor, target: Tensor, reduction: str) -> Tensor:
 class NllLossBackward0(Node):
     """Each counted sample's gradient goes to the one score its target picked:
     ``-weight[target]`` times the incoming gradient (over the total weight for ``"mean"``).
-    ``weights`` is None when there are no class weights: every weight is 1."""
+    ``weights`` is None when there are no class weights: every weight is 1.
 
-    __slots__ = ("shape", "rows", "classes", "weights", "total_weight", "reduction")
+    It saves what PyTorch's saves, so that in-place changes are caught and saved-tensor
+    hooks see the same tensors: the input, the targets, the class weights and the total
+    weight (a second output of PyTorch's kernel). The rows and classes picked are kept too.
+    """
+
+    __slots__ = ("shape", "rows", "classes", "weights", "reduction")
 
     def backward(self, grad):
+        *_, total_weight = self.saved_arrays()
         if self.reduction == "none":
             scale = grad.reshape(-1)[self.rows]
         elif self.reduction == "sum":
             scale = grad
         else:
-            scale = grad / self.total_weight  # nan if nothing was counted, as in PyTorch
+            scale = grad / total_weight  # nan if nothing was counted, as in PyTorch
         grad_input = np.zeros((math.prod(self.shape[:-1]), self.shape[-1]), dtype=grad.dtype)
         grad_input[self.rows, self.classes] = \
             -scale if self.weights is None else -self.weights * scale
@@ -117,6 +123,9 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None, reduction: st
         value = np.zeros(len(flat), dtype=scores.dtype)
         value[rows] = losses
         value = value.reshape(len(flat) if scores.ndim == 2 else ())
-    return record(value, NllLossBackward0, (input,), shape=scores.shape, rows=rows,
-                  classes=picked, weights=sample_weights, total_weight=total_weight,
-                  reduction=reduction)
+    out = record(value, NllLossBackward0, (input,), saved=(input, target, weight),
+                 shape=scores.shape, rows=rows, classes=picked, weights=sample_weights,
+                 reduction=reduction)
+    if out._grad_fn is not None:
+        out._grad_fn._save_output(Tensor._wrap(np.asarray(total_weight)))
+    return out

@@ -113,20 +113,22 @@ class MulBackward0(Node):
 
     def backward(self, grad):
         # Each factor's gradient needs the other factor, which is saved only if needed.
-        a, b = self.saved_arrays()
+        b, a = self.saved_arrays()
         return None if b is None else grad * b, None if a is None else grad * a
 
 
 def mul(input: Any, other: Any) -> Tensor:
+    # PyTorch saves an operation's inputs in the alphabetical order of their names, here
+    # ``other`` before ``self``: the order in which a saved-tensor hook sees them.
     return record(_binary(input, other, np.multiply), MulBackward0, (input, other),
-                  saved=(saved_for(input, other), saved_for(other, input)))
+                  saved=(saved_for(other, input), saved_for(input, other)))
 
 
 class DivBackward0(Node):
     __slots__ = ()
 
     def backward(self, grad):
-        a, b = self.saved_arrays()  # ``a`` is saved only for the gradient of ``b``
+        b, a = self.saved_arrays()  # ``a`` is saved only for the gradient of ``b``
         return grad / b, None if a is None else -grad * a / (b * b)
 
 
@@ -146,7 +148,7 @@ def div(input: Any, other: Any) -> Tensor:
             data = _binary(input, other, np.true_divide)
         else:
             data = _binary(_float32(input), _float32(other), np.true_divide)
-    return record(data, DivBackward0, (input, other), saved=(saved_for(input, other), other))
+    return record(data, DivBackward0, (input, other), saved=(other, saved_for(input, other)))
 
 
 class ReciprocalBackward0(Node):
@@ -183,7 +185,7 @@ class PowBackward1(Node):
     __slots__ = ()
 
     def backward(self, grad):
-        base, exponent, result = self.saved_arrays()
+        exponent, base, result = self.saved_arrays()
         grad_base = grad * exponent * base ** (exponent - 1)
         with np.errstate(divide="ignore", invalid="ignore"):
             log_base = np.where(base > 0, np.log(np.where(base > 0, base, 1)), 0)
@@ -194,7 +196,7 @@ class PowBackward2(Node):
     __slots__ = ("base",)
 
     def backward(self, grad):
-        (result,) = self.saved_arrays()
+        _, result = self.saved_arrays()  # the exponent is saved too, as PyTorch saves it
         return grad * result * np.log(self.base)
 
 
@@ -217,10 +219,10 @@ def pow(input: Any, exponent: Any) -> Tensor:  # noqa: A001 - torch's name
     if not isinstance(input, Tensor):
         base = as_number(input)
         return record(_binary(base, exponent, _power), PowBackward2, (exponent,),
-                      save_output=True, base=base)
+                      saved=(exponent,), save_output=True, base=base)
     if isinstance(exponent, Tensor):
         return record(_binary(input, exponent, _power), PowBackward1, (input, exponent),
-                      saved=(input, exponent), save_output=True)
+                      saved=(exponent, input), save_output=True)
     exponent = as_number(exponent)
     if input._data.dtype.kind in "iub" and type(exponent) is int and exponent < 0:
         raise RuntimeError("Integers to negative integer powers are not allowed.")
@@ -391,11 +393,12 @@ def clamp(input: Tensor, min: float | None = None, max: float | None = None) -> 
 
 
 class WhereBackward0(Node):
-    __slots__ = ("condition",)
+    __slots__ = ()
 
     def backward(self, grad):
+        (condition,) = self.saved_arrays()
         zero = np.zeros((), dtype=grad.dtype)
-        return np.where(self.condition, grad, zero), np.where(self.condition, zero, grad)
+        return np.where(condition, grad, zero), np.where(condition, zero, grad)
 
 
 def where(condition: Tensor, input: Any, other: Any) -> Tensor:
@@ -412,14 +415,14 @@ def where(condition: Tensor, input: Any, other: Any) -> Tensor:
     a, b = promote(input, other)
     broadcast_shapes(broadcast_shapes(condition._data.shape, np.shape(a)), np.shape(b))
     data = np.where(condition._data, a, b)
-    return record(data, WhereBackward0, (input, other), condition=condition._data)
+    return record(data, WhereBackward0, (input, other), saved=(condition,))
 
 
 class MaximumBackward0(Node):
     __slots__ = ()
 
     def backward(self, grad):
-        a, b = self.saved_arrays()
+        b, a = self.saved_arrays()
         # Ties split the gradient evenly, as PyTorch does.
         share_a = (a > b) + 0.5 * (a == b)
         return grad * share_a, grad * (1 - share_a)
@@ -427,7 +430,7 @@ class MaximumBackward0(Node):
 
 def maximum(input: Tensor, other: Tensor) -> Tensor:
     return record(_binary(input, other, np.maximum), MaximumBackward0, (input, other),
-                  saved=(input, other))
+                  saved=(other, input))
 
 
 # -- comparisons (no gradient) --------------------------------------------------------------

@@ -131,12 +131,13 @@ class MinBackward1(_AllExtremumBackward):
 class _DimExtremumBackward(Node):
     """``x.max(dim)``: the gradient goes to the one index that won along ``dim``."""
 
-    __slots__ = ("shape", "axis", "indices")  # ``indices`` keeps the reduced dimension
+    __slots__ = ("shape", "axis", "keepdim")
 
     def backward(self, grad):
+        (winners,) = self.saved_arrays()  # the indices output, which PyTorch saves
+        indices = winners if self.keepdim else np.expand_dims(winners, self.axis)
         grad_input = np.zeros(self.shape or (1,), dtype=grad.dtype)
-        np.put_along_axis(grad_input, self.indices, grad.reshape(self.indices.shape),
-                          axis=self.axis)
+        np.put_along_axis(grad_input, indices, grad.reshape(indices.shape), axis=self.axis)
         return grad_input.reshape(self.shape)
 
 
@@ -171,9 +172,11 @@ def _extremum(input: Tensor, dim: Any, keepdim: bool, largest: bool) -> Any:
     kept = keepdim and data.ndim > 0
     node_type = MaxBackward0 if largest else MinBackward0
     out = record(values if kept else values.squeeze(axis), node_type, (input,),
-                 shape=data.shape, axis=axis, indices=indices)
-    winners = indices if kept else indices.squeeze(axis)
-    return getattr(return_types, name)(out, Tensor._wrap(winners.astype(np.int64)))
+                 shape=data.shape, axis=axis, keepdim=kept)
+    winners = Tensor._wrap((indices if kept else indices.squeeze(axis)).astype(np.int64))
+    if out._grad_fn is not None:
+        out._grad_fn._save_output(winners)
+    return getattr(return_types, name)(out, winners)
 
 
 def max(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:  # noqa: A001

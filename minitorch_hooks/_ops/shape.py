@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -346,11 +346,15 @@ class AliasBackward0(Node):
 
 
 class IndexBackward0(Node):
-    __slots__ = ("shape", "index")
+    """The index arrays are saved, as PyTorch saves its index tensors (a saved-tensor hook
+    sees them; changing one in place is caught), with the dimension each indexes."""
+
+    __slots__ = ("shape", "dims")
 
     def backward(self, grad):
+        key = _gather_key(zip(self.dims, self.saved_arrays()))
         grad_input = np.zeros(self.shape, dtype=grad.dtype)
-        np.add.at(grad_input, self.index, grad)  # repeated indices add up
+        np.add.at(grad_input, key, grad)  # repeated indices add up
         return grad_input
 
 
@@ -474,7 +478,6 @@ def _index(input: Tensor, arrays: list[tuple[int, np.ndarray]]) -> Tensor:
     """Gather with integer arrays (a boolean mask stands for the positions it selects), with
     PyTorch's checks and messages."""
     data = input._data
-    key: list[Any] = []
     for dim, array in arrays:
         if array.dtype == np.bool_:
             for j, size in enumerate(array.shape):
@@ -482,10 +485,7 @@ def _index(input: Tensor, arrays: list[tuple[int, np.ndarray]]) -> Tensor:
                     raise IndexError(
                         f"The shape of the mask {list(array.shape)} at index {j} does not match "
                         f"the shape of the indexed tensor {list(data.shape)} at index {dim + j}")
-            positions = np.nonzero(array)
-        else:
-            positions = (array,)
-        key += [slice(None)] * (dim - len(key)) + list(positions)
+    key = _gather_key(arrays)
     indexed = [(i, k) for i, k in enumerate(key) if not isinstance(k, slice)]
     for number, (dim, positions) in enumerate(indexed):
         size = data.shape[dim]
@@ -499,8 +499,19 @@ def _index(input: Tensor, arrays: list[tuple[int, np.ndarray]]) -> Tensor:
         shapes = ", ".join(str(list(positions.shape)) for _, positions in indexed)
         raise IndexError("shape mismatch: indexing tensors could not be broadcast together "
                          f"with shapes {shapes}") from None
-    key = tuple(key)
-    return record(data[key], IndexBackward0, (input,), shape=data.shape, index=key)
+    return record(data[key], IndexBackward0, (input,),
+                  saved=tuple(Tensor._wrap(array) for _, array in arrays),
+                  shape=data.shape, dims=tuple(dim for dim, _ in arrays))
+
+
+def _gather_key(arrays: Iterable[tuple[int, np.ndarray]]) -> tuple:
+    """The NumPy index for ``arrays``, each indexing from dimension ``dim`` on: a boolean
+    mask stands for the positions it selects."""
+    key: list[Any] = []
+    for dim, array in arrays:
+        positions = np.nonzero(array) if array.dtype == np.bool_ else (array,)
+        key += [slice(None)] * (dim - len(key)) + list(positions)
+    return tuple(key)
 
 
 # -- joining -----------------------------------------------------------------------------

@@ -19,7 +19,8 @@ import numpy as np
 from .._tensor import Tensor
 from ..autograd.engine import run_node
 from ..autograd.function import CUSTOM_FUNCTION_VIEW
-from ..autograd.graph import Node, _op_name
+from ..autograd.graph import Node
+from ..autograd.saved_tensors import op_name
 
 INTERNAL_OVERLAP = (
     "unsupported operation: more than one element of the written-to tensor refers to a single "
@@ -163,7 +164,7 @@ def view_change_error(view: Tensor, indirect: bool) -> str:
     if node is None:
         message = "A view was created in no_grad mode and "
     else:
-        message = f"Output {view._output_nr} of {_op_name(node)} is a view and "
+        message = f"Output {view._output_nr} of {op_name(node)} is a view and "
     if indirect:
         message += "its base or another view of its base has been modified inplace"
     else:

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from .._tensor import Tensor
-from ..utils.hooks import call_hooks
+from ..utils.hooks import call_hooks, type_name
 from .graph import AccumulateGrad, Node, gradient_edge
 
 Grads = list  # one NumPy array (or None) per output of a node
@@ -255,20 +255,6 @@ def check_replacement(hook: Callable, original: Tensor | None, result: object) -
             f"got {result.dtype.legacy_name})")
     if result.shape != original.shape:
         raise RuntimeError(f"hook '{name}' has changed the size of value")
-
-
-def type_name(value: object) -> str:
-    """The name of ``value``'s type as PyTorch's C++ prints it (``tp_name``): a class
-    written in Python is just its name (``tuple``, ``Tensor``); a type written in C
-    outside the builtins carries its module, so a hook that returns a NumPy array is
-    told it returned a ``'numpy.ndarray'``."""
-    kind = type(value)
-    if kind.__flags__ & _HEAP_TYPE or kind.__module__ == "builtins":
-        return kind.__name__
-    return f"{kind.__module__}.{kind.__qualname__}"
-
-
-_HEAP_TYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE: the type was created by a class statement
 
 
 def _node_hook_caller(current: Sequence[Any], kind: str, grad_outputs: tuple = ()) -> Callable:

@@ -16,9 +16,17 @@ from typing import Any
 import numpy as np
 
 from .._tensor import Tensor
-from .engine import type_name
+from ..utils.hooks import type_name
 from .grad_mode import _State, no_grad
 from .graph import Node, SavedTensor
+
+
+def _stand_in(array: np.ndarray, grad_fn: Node | None, output_nr: int,
+              requires_grad: bool) -> Tensor:
+    """A new tensor with ``array``'s values and the given place in the graph."""
+    tensor = Tensor._wrap(array, requires_grad=requires_grad)
+    tensor.grad_fn, tensor._output_nr = grad_fn, output_nr
+    return tensor
 
 
 class FunctionCtx:
@@ -83,12 +91,14 @@ class BackwardCFunction(Node, FunctionCtx):
         for array, saved in zip(self.saved_arrays(), self._saved):
             if saved is None:
                 tensors.append(None)
-            elif saved._tensor is not None:  # an input
+            elif saved._tensor is None:  # an output: not kept itself (a reference cycle)
+                tensors.append(_stand_in(array, self, saved._output_nr, requires_grad=True))
+            elif saved._unpack_hook is None:  # an input, kept itself
                 tensors.append(saved._tensor)
-            else:  # an output: not kept itself, which would be a reference cycle
-                output = Tensor._wrap(array, requires_grad=True)
-                output.grad_fn, output._output_nr = self, saved._output_nr
-                tensors.append(output)
+            else:  # an input that a saved-tensor hook packed: what it unpacked, in its place
+                original = saved._tensor
+                tensors.append(_stand_in(array, original.grad_fn, original._output_nr,
+                                         original.requires_grad))
         return tuple(tensors)
 
     def _save(self, outputs: tuple) -> None:

@@ -17,9 +17,14 @@ from typing import Any
 
 import numpy as np
 
-from .._dtype import from_numpy_dtype
 from .._tensor import Tensor
 from ..utils.hooks import RemovableHandle, check_callable
+from .saved_tensors import (  # noqa: F401 - PyTorch has the hooks in autograd.graph
+    SavedTensor,
+    disable_saved_tensors_hooks,
+    save_on_cpu,
+    saved_tensors_hooks,
+)
 
 # Nodes made later run earlier when both are ready, as in PyTorch's engine, which orders
 # its ready queue by this number. An AccumulateGrad has the largest number (PyTorch gives
@@ -27,61 +32,6 @@ from ..utils.hooks import RemovableHandle, check_callable
 # own.
 _sequence_nr = itertools.count()
 _ACCUMULATE_FIRST = float("inf")
-
-
-class SavedTensor:
-    """A tensor an operation keeps for its backward, with the version it had then.
-
-    If the tensor is changed in place before backward runs, its version counter has moved
-    on and unpacking raises PyTorch's "modified by an inplace operation" error: the saved
-    values are no longer the ones the gradient formula needs.
-    """
-
-    __slots__ = ("data", "_version_counter", "_saved_version", "_tensor", "_output_nr")
-
-    def __init__(self, tensor: Tensor, is_output: bool = False) -> None:
-        self.data = tensor._data
-        self._version_counter = tensor._version_counter
-        self._saved_version = tensor._version_counter[0]
-        # An input is kept itself, so that the error can name the node that produces it
-        # *now* (after ``a.add_(1)``, that is ``AddBackward0``), as PyTorch's does. An output's
-        # producer is the saving node: keeping the output here would make a reference cycle,
-        # so ``unpack`` is told the node instead, and the output's number is kept (a custom
-        # Function can save its output 1).
-        self._tensor = None if is_output else tensor
-        self._output_nr = tensor._output_nr
-
-    def unpack(self, node: Node) -> np.ndarray:
-        current = self._version_counter[0]
-        if current != self._saved_version:
-            if self._tensor is None:
-                grad_fn, output_nr = node, self._output_nr
-            else:
-                grad_fn, output_nr = self._tensor.grad_fn, self._tensor._output_nr
-            raise RuntimeError(_modified_message(self.data, grad_fn, output_nr, current,
-                                                 self._saved_version))
-        return self.data
-
-
-def _modified_message(data: np.ndarray, grad_fn: Node | None, output_nr: int,
-                      current: int, saved: int) -> str:
-    where = ""
-    if grad_fn is not None:
-        where = f", which is output {output_nr} of {_op_name(grad_fn)},"
-    return (
-        "one of the variables needed for gradient computation has been modified by an "
-        f"inplace operation: [{from_numpy_dtype(data.dtype).legacy_name} {list(data.shape)}]"
-        f"{where} is at "
-        f"version {current}; expected version {saved} instead. Hint: enable anomaly detection "
-        "to find the operation that failed to compute its gradient, with "
-        "torch.autograd.set_detect_anomaly(True, check_nan=False)."
-    )
-
-
-def _op_name(node: Node) -> str:
-    """``MulBackward0`` -> ``Mul``: PyTorch names the forward op in this error."""
-    name = node.name()
-    return name[: name.rindex("Backward")] if "Backward" in name else name
 
 
 _FREED = (
@@ -145,12 +95,18 @@ class Node:
             arrays.append(saved.unpack(self) if type(saved) is SavedTensor else saved)
         return arrays
 
+    def _save_output(self, tensor: Tensor) -> None:
+        """Keep one of this node's outputs for backward. PyTorch saves outputs after the
+        inputs, once the output exists and has this node as its grad_fn: the order and the
+        tensor in which a saved-tensor hook sees them."""
+        self._saved += (SavedTensor(tensor, is_output=True),)
+
     def _output_written_into(self, tensor: Tensor) -> None:
         """An in-place operation computed its result aside, then wrote it into ``tensor``:
         a saved output must now watch ``tensor``'s memory and version, as in PyTorch, where
         the output *is* that tensor."""
         for saved in self._saved:
-            if type(saved) is SavedTensor and saved._tensor is None:
+            if type(saved) is SavedTensor and saved._tensor is None and saved.data is not None:
                 saved.data, saved._version_counter = tensor._data, tensor._version_counter
                 saved._saved_version = tensor._version_counter[0]
 

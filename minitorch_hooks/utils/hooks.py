@@ -81,6 +81,20 @@ def check_callable(hook: object) -> None:
         raise TypeError(f"hook must be callable, but got '{type(hook).__name__}'")
 
 
+def type_name(value: object) -> str:
+    """The name of ``value``'s type as PyTorch's C++ prints it (``tp_name``): a class
+    written in Python is just its name (``tuple``, ``Tensor``); a type written in C
+    outside the builtins carries its module, so a hook that returns a NumPy array is
+    told it returned a ``'numpy.ndarray'``."""
+    kind = type(value)
+    if kind.__flags__ & _HEAP_TYPE or kind.__module__ == "builtins":
+        return kind.__name__
+    return f"{kind.__module__}.{kind.__qualname__}"
+
+
+_HEAP_TYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE: the type was created by a class statement
+
+
 class RemovableHandle:
     """A handle that removes one hook from the dictionaries it was registered in.
 

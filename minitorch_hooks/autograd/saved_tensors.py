@@ -1,0 +1,170 @@
+"""What an operation keeps for its backward, and the hooks that may pack it instead.
+
+``y = a * b`` must remember ``a`` and ``b``: the gradient of each factor is the other one.
+A :class:`SavedTensor` remembers a tensor with the version it had, so that backward can
+refuse values that an in-place change has overwritten since.
+
+Under ``saved_tensors_hooks(pack_hook, unpack_hook)`` a tensor is not kept at all: what
+``pack_hook(tensor)`` returns is kept instead, and ``unpack_hook(packed)`` gives a tensor
+back when backward needs it. That is how activations can be stored compressed, on disk or
+on another device (``save_on_cpu``), and how one can watch what autograd saves.
+See https://pytorch.org/docs/stable/notes/autograd.html#hooks-for-saved-tensors
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import numpy as np
+
+from .._dtype import from_numpy_dtype
+from .._tensor import Tensor
+from ..utils.hooks import type_name
+from .grad_mode import no_grad
+
+# The pairs of hooks in force, innermost last: only the innermost pair packs (PyTorch's
+# rule when the context managers are nested). And the message that refuses any hooks while
+# ``disable_saved_tensors_hooks`` is in force.
+_hooks_stack: list[tuple[Callable, Callable]] = []
+_disabled_message: str | None = None
+
+_PACK_CHANGED_INPUT = (
+    "A saved tensor pack hook is modifying its input in place. Tensors provided as input to "
+    "pack hook cannot be modified by in-place operations as this can lead to unexpected "
+    "side-effects. Please open an issue if you need to perform in-place operations on the "
+    "input to a pack hook.")
+
+
+class SavedTensor:
+    """A tensor an operation keeps for its backward, with the version it had then.
+
+    If the tensor is changed in place before backward runs, its version counter has moved
+    on and unpacking raises PyTorch's "modified by an inplace operation" error: the saved
+    values are no longer the ones the gradient formula needs. A tensor packed by a hook is
+    not checked: the hook decided what to keep, perhaps a copy.
+    """
+
+    __slots__ = ("data", "_version_counter", "_saved_version", "_tensor", "_output_nr",
+                 "_packed", "_unpack_hook")
+
+    def __init__(self, tensor: Tensor, is_output: bool = False) -> None:
+        self.data = tensor._data
+        self._version_counter = tensor._version_counter
+        self._saved_version = tensor._version_counter[0]
+        # An input is kept itself, so that the error can name the node that produces it
+        # *now* (after ``a.add_(1)``, that is ``AddBackward0``), as PyTorch's does. An output's
+        # producer is the saving node: keeping the output here would make a reference cycle,
+        # so ``unpack`` is told the node instead, and the output's number is kept (a custom
+        # Function can save its output 1).
+        self._tensor = None if is_output else tensor
+        self._output_nr = tensor._output_nr
+        self._unpack_hook = None
+        if _hooks_stack:
+            self._pack(tensor)
+
+    def _pack(self, tensor: Tensor) -> None:
+        """Keep what the innermost ``pack_hook`` makes of ``tensor``, not its values."""
+        pack_hook, self._unpack_hook = _hooks_stack[-1]
+        with no_grad():  # PyTorch runs both hooks with gradient recording off
+            self._packed = pack_hook(tensor)
+        if tensor._version_counter[0] != self._saved_version:
+            raise RuntimeError(_PACK_CHANGED_INPUT)
+        self.data = None
+
+    def unpack(self, node: Any) -> np.ndarray:
+        if self._unpack_hook is not None:
+            with no_grad():
+                tensor = self._unpack_hook(self._packed)
+            if not isinstance(tensor, Tensor):
+                raise TypeError("Output of saved tensor unpack_hook expected to be a Tensor but "
+                                f"got result of type {type_name(tensor)}")
+            return tensor._data
+        current = self._version_counter[0]
+        if current != self._saved_version:
+            if self._tensor is None:
+                grad_fn, output_nr = node, self._output_nr
+            else:
+                grad_fn, output_nr = self._tensor.grad_fn, self._tensor._output_nr
+            raise RuntimeError(_modified_message(self.data, grad_fn, output_nr, current,
+                                                 self._saved_version))
+        return self.data
+
+
+def _modified_message(data: np.ndarray, grad_fn: Any, output_nr: int,
+                      current: int, saved: int) -> str:
+    where = ""
+    if grad_fn is not None:
+        where = f", which is output {output_nr} of {op_name(grad_fn)},"
+    return (
+        "one of the variables needed for gradient computation has been modified by an "
+        f"inplace operation: [{from_numpy_dtype(data.dtype).legacy_name} {list(data.shape)}]"
+        f"{where} is at "
+        f"version {current}; expected version {saved} instead. Hint: enable anomaly detection "
+        "to find the operation that failed to compute its gradient, with "
+        "torch.autograd.set_detect_anomaly(True, check_nan=False)."
+    )
+
+
+def op_name(node: Any) -> str:
+    """``MulBackward0`` -> ``Mul``: PyTorch names the forward op in its errors."""
+    name = node.name()
+    return name[: name.rindex("Backward")] if "Backward" in name else name
+
+
+class saved_tensors_hooks:  # noqa: N801 - torch's name
+    """Within this context, each tensor an operation saves for backward goes through
+    ``pack_hook(tensor)``, and what that returns is kept; backward gets the tensor back from
+    ``unpack_hook(packed)``. Nested, only the innermost pair applies.
+
+    The hooks that count are those in force when the tensor is *saved*, not when backward
+    runs. ``pack_hook`` must not change its input in place; to avoid a reference cycle it
+    should not return the tensor itself but, say, ``tensor.detach()``.
+    See https://pytorch.org/docs/stable/autograd.html#torch.autograd.graph.saved_tensors_hooks
+    """
+
+    def __init__(self, pack_hook: Callable[[Tensor], Any],
+                 unpack_hook: Callable[[Any], Tensor]) -> None:
+        self.pack_hook = pack_hook
+        self.unpack_hook = unpack_hook
+
+    def __enter__(self) -> None:
+        if _disabled_message is not None:
+            raise RuntimeError(_disabled_message)
+        for hook in (self.pack_hook, self.unpack_hook):
+            if not callable(hook):
+                raise TypeError(f"saved tensor hooks must be callable, not "
+                                f"'{type(hook).__name__}'")
+        _hooks_stack.append((self.pack_hook, self.unpack_hook))
+
+    def __exit__(self, *exc_info: object) -> None:
+        _hooks_stack.pop()
+
+
+class save_on_cpu(saved_tensors_hooks):  # noqa: N801 - torch's name
+    """Keep saved tensors on the CPU and move them back for backward. Everything here is
+    on the CPU already, so, as PyTorch does for CPU tensors, nothing is copied.
+    See https://pytorch.org/docs/stable/autograd.html#torch.autograd.graph.save_on_cpu
+    """
+
+    def __init__(self, pin_memory: bool = False, device_type: str = "cuda") -> None:
+        super().__init__(lambda tensor: (tensor.device, tensor.cpu()),
+                         lambda packed: packed[1].to(packed[0]))
+
+
+@contextmanager
+def disable_saved_tensors_hooks(error_message: str) -> Iterator[None]:
+    """Refuse saved tensor hooks within this context: entering ``saved_tensors_hooks`` (or
+    this context while hooks are in force) raises ``RuntimeError(error_message)``. For code
+    that cannot work with packed tensors.
+    See https://pytorch.org/docs/stable/autograd.html#torch.autograd.graph.disable_saved_tensors_hooks
+    """
+    global _disabled_message
+    if _hooks_stack:
+        raise RuntimeError(error_message)
+    previous, _disabled_message = _disabled_message, error_message
+    try:
+        yield
+    finally:
+        _disabled_message = previous
