@@ -22,7 +22,7 @@ import numpy as np
 
 from .._tensor import Tensor
 from ..utils.hooks import call_hooks, type_name
-from .graph import AccumulateGrad, Node, gradient_edge
+from .graph import AccumulateGrad, GraphTask, Node, gradient_edge
 
 Grads = list  # one NumPy array (or None) per output of a node
 
@@ -75,9 +75,11 @@ def run_backward(
                     heapq.heappush(ready, (-node._sequence_nr, node))
 
     deliver(root_edges, root_grads)
+    # The nodes this run will run, for hooks that ask (``register_multi_grad_hook``).
+    task = GraphTask(dependencies if needed is None else needed | captures.keys(), captures)
     # Like PyTorch, a backward formula that divides by zero or overflows gives inf/nan
     # silently; NumPy would warn.
-    with np.errstate(all="ignore"):
+    with task, np.errstate(all="ignore"):
         while ready or ready_leaves:
             node = ready_leaves.popleft() if ready_leaves else heapq.heappop(ready)[1]
             grads = buffers.pop(node)

@@ -215,3 +215,125 @@ def grad_accumulator(leaf: Tensor) -> AccumulateGrad:
         node = AccumulateGrad(leaf)
         leaf._grad_accumulator = weakref.ref(node)
     return node
+
+
+# -- which backward is running: for hooks that ask --------------------------------------------
+
+class GraphTask:
+    """One run of ``backward()`` or ``autograd.grad()``, as the hooks that fire during it
+    see it: a number of its own, and the nodes it will run (PyTorch's ``exec_info``).
+    The engine enters it while it runs."""
+
+    __slots__ = ("id", "nodes", "captures")
+    _ids = itertools.count()
+
+    def __init__(self, nodes: Any, captures: Any) -> None:
+        self.id = next(GraphTask._ids)
+        self.nodes, self.captures = nodes, captures
+
+    def __enter__(self) -> GraphTask:
+        _running.append(self)
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        _running.pop()
+
+
+_running: list[GraphTask] = []  # innermost last: a hook may start a backward of its own
+
+_LEAF_IN_GRAD = ("A leaf node was passed to _will_engine_execute_node but we are currently "
+                 "running autograd.grad(). This is currently not supported.")
+
+
+def current_graph_task_id() -> int:
+    """The number of the backward running now, -1 outside one (PyTorch's
+    ``torch._C._current_graph_task_id``)."""
+    return _running[-1].id if _running else -1
+
+
+def will_engine_execute_node(node: Node) -> bool:
+    """Whether the backward running now will run ``node`` (PyTorch's
+    ``torch._C._will_engine_execute_node``). ``autograd.grad`` picks up a leaf's gradient
+    without running its AccumulateGrad, which PyTorch refuses to answer for."""
+    if not _running:
+        raise RuntimeError("_will_engine_execute_node should only be called during the "
+                           "backward pass")
+    task = _running[-1]
+    if node not in task.nodes:
+        return False
+    if type(node) is AccumulateGrad and node in task.captures:
+        raise RuntimeError(_LEAF_IN_GRAD)
+    return True
+
+
+def register_multi_grad_hook(tensors: Sequence[Tensor], fn: Callable, *,
+                             mode: str = "all") -> RemovableHandle:
+    """``fn`` runs once per backward: with ``mode="all"`` after the gradients of all
+    ``tensors`` that this backward computes, as ``fn(grads)`` with None for the others;
+    with ``mode="any"`` at the first of them, as ``fn(grad)``.
+
+    Built as PyTorch builds it, from plain tensor hooks (one per tensor) that count, per
+    backward run, how many of the expected gradients have arrived. So it fires among the
+    tensor hooks, in registration order, and its return value is ignored.
+    See https://pytorch.org/docs/stable/autograd.html#torch.autograd.graph.register_multi_grad_hook
+    """
+    if mode not in ("all", "any"):
+        raise ValueError(f"Expects mode to be one of ('all', 'any') but got {mode}")
+    if mode == "any":
+        fired: set[int] = set()  # the backward runs in which ``fn`` has run
+
+        def on_first_grad(grad: Tensor) -> None:
+            task_id = current_graph_task_id()
+            if task_id not in fired:
+                fired.add(task_id)
+                fn(grad)
+
+        return _MultiHandle(tuple(t.register_hook(on_first_grad)
+                                  for t in tensors if t.requires_grad))
+
+    nodes = [_grad_fn_or_accumulator(t) for t in tensors]
+    arrived: dict[int, list] = {}  # per backward run: the gradients so far
+    waiting: dict[int, int] = {}  # per backward run: how many are still to come
+
+    def hook_for(index: int) -> Callable[[Tensor], None]:
+        def on_grad(grad: Tensor) -> None:
+            task_id = current_graph_task_id()
+            if task_id not in arrived:  # the first of this run: how many will come?
+                arrived[task_id] = [None] * len(tensors)
+                waiting[task_id] = sum(will_engine_execute_node(node) for node in nodes)
+            arrived[task_id][index] = grad
+            waiting[task_id] -= 1
+            if waiting[task_id] == 0:
+                del waiting[task_id]
+                fn(arrived.pop(task_id))
+
+        return on_grad
+
+    return _MultiHandle(tuple(t.register_hook(hook_for(i)) for i, t in enumerate(tensors)))
+
+
+def _grad_fn_or_accumulator(tensor: Tensor) -> Node:
+    """The node a tensor's gradient is computed at: its grad_fn, or a leaf's AccumulateGrad."""
+    node = tensor.grad_fn
+    if node is None and tensor.requires_grad:
+        node = grad_accumulator(tensor)
+    if node is None:
+        raise AssertionError("Expected gradient function to be set")
+    return node
+
+
+class _MultiHandle(RemovableHandle):
+    """One handle for the tensor hooks that make up a multi-grad hook."""
+
+    def __init__(self, handles: tuple[RemovableHandle, ...]) -> None:
+        self.handles = handles
+
+    def remove(self) -> None:
+        for handle in self.handles:
+            handle.remove()
+
+    def __getstate__(self) -> tuple:
+        return self.handles
+
+    def __setstate__(self, state: tuple) -> None:
+        self.handles = state
