@@ -59,6 +59,7 @@ from ._ops.pointwise import (
     clamp,
     div,
     eq,
+    equal,
     exp,
     ge,
     gt,

@@ -69,7 +69,7 @@ _METHODS = {
     # comparisons
     "eq": pointwise.eq, "ne": pointwise.ne, "lt": pointwise.lt, "le": pointwise.le,
     "gt": pointwise.gt, "ge": pointwise.ge,
-    "logical_not": pointwise.logical_not, "isnan": pointwise.isnan,
+    "equal": pointwise.equal, "logical_not": pointwise.logical_not, "isnan": pointwise.isnan,
     "isinf": pointwise.isinf, "isfinite": pointwise.isfinite, "sign": pointwise.sign,
     # reductions
     "sum": reduction.sum, "mean": reduction.mean, "max": reduction.max,

@@ -80,6 +80,7 @@ def _record_product(data: np.ndarray, node_type: type[_MatrixProductBackward], i
 
 class MmBackward0(_MatrixProductBackward):
     __slots__ = ()
+    saved_names = ("mat2", "self")
     mat2_saved_first = True
 
     def backward(self, grad):
@@ -88,6 +89,7 @@ class MmBackward0(_MatrixProductBackward):
 
 class MvBackward0(Node):
     __slots__ = ()
+    saved_names = ("self", "vec")
 
     def backward(self, grad):
         matrix, vector = self.saved_arrays()
@@ -97,6 +99,7 @@ class MvBackward0(Node):
 
 class DotBackward0(Node):
     __slots__ = ()
+    saved_names = ("self", "tensor")
 
     def backward(self, grad):
         a, b = self.saved_arrays()
@@ -105,6 +108,7 @@ class DotBackward0(Node):
 
 class BmmBackward0(Node):
     __slots__ = ()
+    saved_names = ("mat2", "self")
 
     def backward(self, grad):
         b, a = self.saved_arrays()  # ``mat2`` was saved first (see _MatrixProductBackward)
@@ -267,6 +271,7 @@ def _batched_matmul(a: Tensor, b: Tensor) -> Tensor:
 
 class AddmmBackward0(_MatrixProductBackward):
     __slots__ = ()
+    saved_names = ("mat1", "mat2")
 
     def backward(self, grad):
         return (grad, *self._product_grads(grad))

@@ -30,6 +30,7 @@ def _reduce(losses: np.ndarray, reduction: str) -> np.ndarray:
 
 class MseLossBackward0(Node):
     __slots__ = ("reduction",)
+    saved_names = ("self", "target")
 
     def backward(self, grad):
         x, target = self.saved_arrays()
@@ -58,6 +59,7 @@ class NllLossBackward0(Node):
     """
 
     __slots__ = ("shape", "rows", "classes", "weights", "reduction")
+    saved_names = ("self", "target", "weight", "total_weight")
 
     def backward(self, grad):
         *_, total_weight = self.saved_arrays()

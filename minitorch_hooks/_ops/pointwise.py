@@ -48,6 +48,7 @@ def _binary(x: Any, y: Any, compute: Any) -> np.ndarray:
 
 class AddBackward0(Node):
     __slots__ = ("alpha",)
+    saved_attributes = ("alpha",)
 
     def backward(self, grad):
         return grad, (grad if self.alpha == 1 else grad * self.alpha)
@@ -64,6 +65,7 @@ def add(input: Any, other: Any, *, alpha: float = 1) -> Tensor:
 
 class SubBackward0(Node):
     __slots__ = ("alpha",)
+    saved_attributes = ("alpha",)
 
     def backward(self, grad):
         return grad, -grad if self.alpha == 1 else -grad * self.alpha
@@ -110,6 +112,7 @@ def _rsub(self: Tensor, other: Any) -> Tensor:
 
 class MulBackward0(Node):
     __slots__ = ()
+    saved_names = ("other", "self")
 
     def backward(self, grad):
         # Each factor's gradient needs the other factor, which is saved only if needed.
@@ -126,6 +129,7 @@ def mul(input: Any, other: Any) -> Tensor:
 
 class DivBackward0(Node):
     __slots__ = ()
+    saved_names = ("other", "self")
 
     def backward(self, grad):
         b, a = self.saved_arrays()  # ``a`` is saved only for the gradient of ``b``
@@ -153,6 +157,7 @@ def div(input: Any, other: Any) -> Tensor:
 
 class ReciprocalBackward0(Node):
     __slots__ = ()
+    saved_names = ("result",)
 
     def backward(self, grad):
         (result,) = self.saved_arrays()
@@ -173,6 +178,8 @@ def _rdiv(self: Tensor, other: Any) -> Tensor:
 
 class PowBackward0(Node):
     __slots__ = ("exponent",)
+    saved_names = ("self",)
+    saved_attributes = ("exponent",)
 
     def backward(self, grad):
         (base,) = self.saved_arrays()
@@ -183,6 +190,7 @@ class PowBackward0(Node):
 
 class PowBackward1(Node):
     __slots__ = ()
+    saved_names = ("exponent", "self", "result")
 
     def backward(self, grad):
         exponent, base, result = self.saved_arrays()
@@ -194,6 +202,7 @@ class PowBackward1(Node):
 
 class PowBackward2(Node):
     __slots__ = ("base",)
+    saved_names = ("exponent", "result")
 
     def backward(self, grad):
         _, result = self.saved_arrays()  # the exponent is saved too, as PyTorch saves it
@@ -259,6 +268,7 @@ def _floating(input: Tensor) -> np.ndarray:
 
 class ExpBackward0(Node):
     __slots__ = ()
+    saved_names = ("result",)
 
     def backward(self, grad):
         (result,) = self.saved_arrays()
@@ -271,6 +281,7 @@ def exp(input: Tensor) -> Tensor:
 
 class LogBackward0(Node):
     __slots__ = ()
+    saved_names = ("self",)
 
     def backward(self, grad):
         (x,) = self.saved_arrays()
@@ -285,6 +296,7 @@ def log(input: Tensor) -> Tensor:
 
 class SqrtBackward0(Node):
     __slots__ = ()
+    saved_names = ("result",)
 
     def backward(self, grad):
         (result,) = self.saved_arrays()
@@ -299,6 +311,7 @@ def sqrt(input: Tensor) -> Tensor:
 
 class AbsBackward0(Node):
     __slots__ = ()
+    saved_names = ("self",)
 
     def backward(self, grad):
         (x,) = self.saved_arrays()
@@ -330,6 +343,7 @@ def sign(input: Tensor) -> Tensor:
 
 class ReluBackward0(Node):
     __slots__ = ()
+    saved_names = ("result",)
 
     def backward(self, grad):
         (result,) = self.saved_arrays()
@@ -344,6 +358,7 @@ def relu(input: Tensor) -> Tensor:
 
 class TanhBackward0(Node):
     __slots__ = ()
+    saved_names = ("result",)
 
     def backward(self, grad):
         (result,) = self.saved_arrays()
@@ -356,6 +371,7 @@ def tanh(input: Tensor) -> Tensor:
 
 class SigmoidBackward0(Node):
     __slots__ = ()
+    saved_names = ("result",)
 
     def backward(self, grad):
         (result,) = self.saved_arrays()
@@ -372,6 +388,8 @@ def sigmoid(input: Tensor) -> Tensor:
 
 class ClampBackward1(Node):
     __slots__ = ("min", "max")
+    saved_names = ("self",)
+    saved_attributes = ("min", "max")
 
     def backward(self, grad):
         (x,) = self.saved_arrays()
@@ -394,6 +412,7 @@ def clamp(input: Tensor, min: float | None = None, max: float | None = None) -> 
 
 class WhereBackward0(Node):
     __slots__ = ()
+    saved_names = ("condition",)
 
     def backward(self, grad):
         (condition,) = self.saved_arrays()
@@ -420,6 +439,7 @@ def where(condition: Tensor, input: Any, other: Any) -> Tensor:
 
 class MaximumBackward0(Node):
     __slots__ = ()
+    saved_names = ("other", "self")
 
     def backward(self, grad):
         b, a = self.saved_arrays()
@@ -446,6 +466,14 @@ def _comparison(ufunc: np.ufunc):
 eq, ne = _comparison(np.equal), _comparison(np.not_equal)
 lt, le = _comparison(np.less), _comparison(np.less_equal)
 gt, ge = _comparison(np.greater), _comparison(np.greater_equal)
+
+
+def equal(input: Tensor, other: Tensor) -> bool:
+    """Whether two tensors have the same size and the same values (nan is never equal)."""
+    if not isinstance(other, Tensor):
+        raise TypeError("equal(): argument 'other' (position 2) must be Tensor, not "
+                        f"{type(other).__name__}")
+    return input._data.shape == other._data.shape and bool(np.all(input._data == other._data))
 
 
 def logical_not(input: Tensor) -> Tensor:

@@ -113,6 +113,7 @@ class _AllExtremumBackward(Node):
     """``x.max()``: the gradient is shared evenly among the elements equal to the max."""
 
     __slots__ = ()
+    saved_names = ("self", "result")
 
     def backward(self, grad):
         x, result = self.saved_arrays()
@@ -132,6 +133,7 @@ class _DimExtremumBackward(Node):
     """``x.max(dim)``: the gradient goes to the one index that won along ``dim``."""
 
     __slots__ = ("shape", "axis", "keepdim")
+    saved_names = ("indices",)
 
     def backward(self, grad):
         (winners,) = self.saved_arrays()  # the indices output, which PyTorch saves
@@ -198,6 +200,7 @@ def argmax(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tens
 
 class LinalgVectorNormBackward0(Node):
     __slots__ = ("axes", "keepdim")
+    saved_names = ("self", "result")
 
     def backward(self, grad):
         x, norm = self.saved_arrays()
@@ -250,6 +253,7 @@ class VarBackward0(Node):
     were reduced together."""
 
     __slots__ = ("axes", "keepdim", "correction")
+    saved_names = ("self",)
 
     def backward(self, grad):
         (x,) = self.saved_arrays()
@@ -272,6 +276,7 @@ class StdBackward0(Node):
     ``std`` is 0, PyTorch sends 0 rather than dividing by it."""
 
     __slots__ = ("axes", "keepdim", "correction")
+    saved_names = ("self", "result")
 
     def backward(self, grad):
         x, std = self.saved_arrays()

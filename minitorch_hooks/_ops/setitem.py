@@ -45,12 +45,18 @@ class IndexPutBackward0(Node):
     broadcast; a position written twice sends its gradient to both writes).
     """
 
-    __slots__ = ("key",)
+    __slots__ = ("key",)  # the basic items of the index; the index arrays are saved
+    saved_names = ("indices",)
+
+    def _saved_named(self, name: str, raw: bool) -> Any:
+        return shape.IndexBackward0._saved_named(self, name, raw)  # a tuple, as for x[index]
 
     def backward(self, grad):
+        arrays = iter(self.saved_arrays())
+        key = tuple(next(arrays) if isinstance(item, np.ndarray) else item for item in self.key)
         grad_self = grad.copy()
-        grad_self[self.key] = 0
-        return grad_self, grad[self.key]
+        grad_self[key] = 0
+        return grad_self, grad[key]
 
 
 _EXPANDED_INDEX_PUT = (
@@ -102,7 +108,9 @@ def setitem(self: Tensor, index: Any, value: Any) -> None:
     def assigned(previous: Tensor, value: Tensor) -> Tensor:
         data = previous._data.copy()
         data[key] = value._data
-        return record(data, IndexPutBackward0, (previous, value), key=key)
+        # PyTorch saves the index tensors (a boolean mask as it is), not the whole index.
+        arrays = tuple(Tensor._wrap(item) for item in key if isinstance(item, np.ndarray))
+        return record(data, IndexPutBackward0, (previous, value), saved=arrays, key=key)
 
     # Through a view, PyTorch records CopySlices around the write's own node; its gradient
     # is the same (apply_in_place wraps it).
@@ -178,10 +186,12 @@ class MaskedFillBackward0(Node):
     """``masked_fill`` with a number: the filled elements no longer depend on the input, so
     their gradient is zero; the others pass theirs through."""
 
-    __slots__ = ("mask",)
+    __slots__ = ()
+    saved_names = ("mask",)
 
     def backward(self, grad):
-        return np.where(self.mask, np.zeros((), dtype=grad.dtype), grad)
+        (mask,) = self.saved_arrays()
+        return np.where(mask, np.zeros((), dtype=grad.dtype), grad)
 
 
 class MaskedFillBackward1(MaskedFillBackward0):
@@ -191,8 +201,9 @@ class MaskedFillBackward1(MaskedFillBackward0):
     __slots__ = ()
 
     def backward(self, grad):
+        (mask,) = self.saved_arrays()
         zero = np.zeros((), dtype=grad.dtype)
-        return np.where(self.mask, zero, grad), np.where(self.mask, grad, zero).sum()
+        return np.where(mask, zero, grad), np.where(mask, grad, zero).sum()
 
 
 def _masked_fill_value(mask: Tensor, value: Any, dtype: np.dtype) -> np.ndarray:
@@ -218,8 +229,8 @@ def masked_fill(input: Tensor, mask: Tensor, value: Any) -> Tensor:
     broadcast_shapes(mask._data.shape, input._data.shape)  # PyTorch's message
     data = np.where(mask._data, fill, input._data)
     if isinstance(value, Tensor):
-        return record(data, MaskedFillBackward1, (input, value), mask=mask._data)
-    return record(data, MaskedFillBackward0, (input,), mask=mask._data)
+        return record(data, MaskedFillBackward1, (input, value), saved=(mask,))
+    return record(data, MaskedFillBackward0, (input,), saved=(mask,))
 
 
 def masked_fill_(self: Tensor, mask: Tensor, value: Any) -> Tensor:

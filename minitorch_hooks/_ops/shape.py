@@ -350,6 +350,13 @@ class IndexBackward0(Node):
     sees them; changing one in place is caught), with the dimension each indexes."""
 
     __slots__ = ("shape", "dims")
+    saved_names = ("indices",)
+
+    def _saved_named(self, name: str, raw: bool) -> Any:
+        """``_saved_indices`` is every index tensor, a tuple (one name for all of them)."""
+        if self._saved is None:
+            return super()._saved_named(name, raw)  # the error
+        return tuple(saved if raw else saved.tensor(self) for saved in self._saved)
 
     def backward(self, grad):
         key = _gather_key(zip(self.dims, self.saved_arrays()))

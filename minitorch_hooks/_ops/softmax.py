@@ -21,6 +21,7 @@ def _log_softmax_values(x: np.ndarray, axis: int) -> np.ndarray:
 
 class SoftmaxBackward0(Node):
     __slots__ = ("axis",)
+    saved_names = ("result",)
 
     def backward(self, grad):
         (y,) = self.saved_arrays()
@@ -43,6 +44,7 @@ def softmax(input: Tensor, dim: int, dtype: object = None) -> Tensor:
 
 class LogSoftmaxBackward0(Node):
     __slots__ = ("axis",)
+    saved_names = ("result",)
 
     def backward(self, grad):
         (result,) = self.saved_arrays()

@@ -18,15 +18,7 @@ import numpy as np
 from .._tensor import Tensor
 from ..utils.hooks import type_name
 from .grad_mode import _State, no_grad
-from .graph import Node, SavedTensor
-
-
-def _stand_in(array: np.ndarray, grad_fn: Node | None, output_nr: int,
-              requires_grad: bool) -> Tensor:
-    """A new tensor with ``array``'s values and the given place in the graph."""
-    tensor = Tensor._wrap(array, requires_grad=requires_grad)
-    tensor.grad_fn, tensor._output_nr = grad_fn, output_nr
-    return tensor
+from .graph import _FREED, Node, SavedTensor
 
 
 class FunctionCtx:
@@ -87,18 +79,11 @@ class BackwardCFunction(Node, FunctionCtx):
         As in PyTorch, a saved input comes back as the very tensor that was saved, and a
         saved output as a tensor produced by this node (it requires grad, like the output).
         """
-        tensors = []
-        for array, saved in zip(self.saved_arrays(), self._saved):
-            if saved is None:
-                tensors.append(None)
-            elif saved._tensor is None:  # an output: not kept itself (a reference cycle)
-                tensors.append(_stand_in(array, self, saved._output_nr, requires_grad=True))
-            elif saved._unpack_hook is None:  # an input, kept itself
-                tensors.append(saved._tensor)
-            else:  # an input that a saved-tensor hook packed: what it unpacked, in its place
-                original = saved._tensor
-                tensors.append(_stand_in(array, original.grad_fn, original._output_nr,
-                                         original.requires_grad))
+        if self._saved is None:
+            raise RuntimeError(_FREED)
+        tensors = []  # a plain loop: before Python 3.12 a comprehension is a function call
+        for saved in self._saved:
+            tensors.append(None if saved is None else saved.tensor(self))
         return tuple(tensors)
 
     def _save(self, outputs: tuple) -> None:

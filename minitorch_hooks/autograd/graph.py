@@ -54,12 +54,18 @@ class Node:
     # Slots only, no ``__dict__``: like PyTorch's nodes, a node takes no attributes of the
     # user's (``grad_fn.foo = 1`` is an AttributeError), and stays cheap to make.
     __slots__ = ("next_functions", "_input_meta", "_sequence_nr", "_saved", "_hooks",
-                 "__weakref__")
+                 "_metadata", "__weakref__")
     num_outputs = 1
     # Built-in formulas do not compute gradients for inputs that need none (PyTorch skips
     # them); the engine mirrors that by dropping what a formula computed anyway. Given no
     # gradient at all, a built-in formula is not run: every input gradient is None.
     drops_unneeded_grads = True
+    # The names PyTorch gives what the node saves, in the order of ``_saved``: the input
+    # ``self`` is ``grad_fn._saved_self``, the output ``_saved_result``. (Flags that some
+    # nodes save after them have no name here.) And the attributes PyTorch's node has by
+    # the same name: ``PowBackward0``'s ``exponent`` is its ``_saved_exponent``.
+    saved_names: tuple[str, ...] = ()
+    saved_attributes: tuple[str, ...] = ()
 
     def __init__(self, inputs: Sequence[Any], saved: tuple = ()) -> None:
         # An input that is not a tensor (a plain number, or None) gets no gradient. Like
@@ -80,12 +86,51 @@ class Node:
     def name(self) -> str:
         return type(self).__name__
 
+    @property
+    def metadata(self) -> dict:
+        """A dict of this node's own, empty at first and kept as long as the node: where
+        hooks can leave notes about it (which module made it, say).
+        See https://pytorch.org/docs/stable/generated/torch.autograd.graph.Node.metadata.html
+        """
+        try:
+            return self._metadata
+        except AttributeError:  # made on first use: most nodes never need one
+            self._metadata = {}
+            return self._metadata
+
     def __repr__(self) -> str:
         # The class name even where ``name()`` is C++'s (``torch::autograd::CopySlices``):
         # PyTorch's repr shows the Python type.
         return f"<{type(self).__name__} object at {hex(id(self))}>"
 
     # -- saved tensors ------------------------------------------------------------------
+    def __getattr__(self, name: str) -> Any:
+        """``grad_fn._saved_self`` is what the node saved as ``self`` (a tensor, or None if
+        it saved nothing there); ``grad_fn._raw_saved_self`` the SavedTensor itself, whose
+        ``register_hooks`` packs it. Python asks here only for attributes not found
+        otherwise, so these cost nothing until used."""
+        for prefix in ("_saved_", "_raw_saved_"):
+            if name.startswith(prefix) and name[len(prefix):] in self.saved_names:
+                return self._saved_named(name[len(prefix):], raw=prefix == "_raw_saved_")
+        if name.startswith("_saved_") and name[len("_saved_"):] in self.saved_attributes:
+            return getattr(self, name[len("_saved_"):])
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def __dir__(self) -> list[str]:
+        named = [prefix + name for name in self.saved_names
+                 for prefix in ("_saved_", "_raw_saved_")]
+        return [*super().__dir__(), *named, *("_saved_" + a for a in self.saved_attributes)]
+
+    def _saved_named(self, name: str, raw: bool) -> Any:
+        if self._saved is None:
+            raise RuntimeError(_FREED)
+        saved = self._saved[self.saved_names.index(name)]
+        if raw or saved is None:
+            return saved
+        if type(saved) is not SavedTensor:  # a number (``x * 2``): PyTorch kept a 0-d tensor
+            return Tensor._wrap(np.asarray(saved))
+        return saved.tensor(self)
+
     def saved_arrays(self) -> tuple[np.ndarray, ...]:
         """The saved values, checked against in-place changes and against being freed."""
         if self._saved is None:

@@ -47,7 +47,7 @@ class SavedTensor:
     """
 
     __slots__ = ("data", "_version_counter", "_saved_version", "_tensor", "_output_nr",
-                 "_packed", "_unpack_hook")
+                 "_requires_grad", "_packed", "_unpack_hook")
 
     def __init__(self, tensor: Tensor, is_output: bool = False) -> None:
         self.data = tensor._data
@@ -59,19 +59,48 @@ class SavedTensor:
         # so ``unpack`` is told the node instead, and the output's number is kept (a custom
         # Function can save its output 1).
         self._tensor = None if is_output else tensor
-        self._output_nr = tensor._output_nr
+        self._output_nr, self._requires_grad = tensor._output_nr, tensor._requires_grad
         self._unpack_hook = None
         if _hooks_stack:
-            self._pack(tensor)
+            self._pack(tensor, *_hooks_stack[-1])
 
-    def _pack(self, tensor: Tensor) -> None:
-        """Keep what the innermost ``pack_hook`` makes of ``tensor``, not its values."""
-        pack_hook, self._unpack_hook = _hooks_stack[-1]
+    def _pack(self, tensor: Tensor, pack_hook: Callable, unpack_hook: Callable) -> None:
+        """Keep what ``pack_hook`` makes of ``tensor``, not its values."""
         with no_grad():  # PyTorch runs both hooks with gradient recording off
             self._packed = pack_hook(tensor)
         if tensor._version_counter[0] != self._saved_version:
             raise RuntimeError(_PACK_CHANGED_INPUT)
-        self.data = None
+        self._unpack_hook, self.data = unpack_hook, None
+
+    def register_hooks(self, pack_hook: Callable[[Tensor], Any],
+                       unpack_hook: Callable[[Any], Tensor]) -> None:
+        """Pack this one saved tensor now, as ``saved_tensors_hooks`` would have packed it
+        (``grad_fn._raw_saved_self.register_hooks(pack, unpack)``)."""
+        if self._unpack_hook is not None:
+            raise RuntimeError("Calling register_hooks on a saved tensor whose hooks have "
+                               "already been set. Hint: only one pair of hooks is allowed at "
+                               "a time.")
+        _check_callable(pack_hook, unpack_hook)
+        tensor = self._tensor if self._tensor is not None else Tensor._wrap(self.data)
+        self._pack(tensor, pack_hook, unpack_hook)
+
+    def tensor(self, node: Any) -> Tensor:
+        """The saved tensor, as backward's formulas see it but as a tensor again: an input
+        is the input itself; an output, or what an unpack hook gave back, is a new tensor
+        in the saved tensor's place in the graph (an output keeps ``node`` as grad_fn).
+        What ``grad_fn._saved_self`` and a custom Function's ``saved_tensors`` return."""
+        array = self.unpack(node)
+        if self._tensor is None:
+            place = (node if self._requires_grad else None, self._output_nr, self._requires_grad)
+        elif self._unpack_hook is None:
+            return self._tensor
+        else:
+            original = self._tensor
+            place = (original.grad_fn, original._output_nr, original.requires_grad)
+        grad_fn, output_nr, requires_grad = place
+        tensor = Tensor._wrap(array, requires_grad=requires_grad)
+        tensor.grad_fn, tensor._output_nr = grad_fn, output_nr
+        return tensor
 
     def unpack(self, node: Any) -> np.ndarray:
         if self._unpack_hook is not None:
@@ -90,6 +119,12 @@ class SavedTensor:
             raise RuntimeError(_modified_message(self.data, grad_fn, output_nr, current,
                                                  self._saved_version))
         return self.data
+
+
+def _check_callable(*hooks: object) -> None:
+    for hook in hooks:
+        if not callable(hook):
+            raise TypeError(f"saved tensor hooks must be callable, not '{type(hook).__name__}'")
 
 
 def _modified_message(data: np.ndarray, grad_fn: Any, output_nr: int,
@@ -132,10 +167,7 @@ class saved_tensors_hooks:  # noqa: N801 - torch's name
     def __enter__(self) -> None:
         if _disabled_message is not None:
             raise RuntimeError(_disabled_message)
-        for hook in (self.pack_hook, self.unpack_hook):
-            if not callable(hook):
-                raise TypeError(f"saved tensor hooks must be callable, not "
-                                f"'{type(hook).__name__}'")
+        _check_callable(self.pack_hook, self.unpack_hook)
         _hooks_stack.append((self.pack_hook, self.unpack_hook))
 
     def __exit__(self, *exc_info: object) -> None:

@@ -39,6 +39,7 @@ OPS = [
     pytest.param(lambda torch, a, b: a * b.detach(), id="a * constant"),
     pytest.param(lambda torch, a, b: a.detach() * b, id="constant * b"),
     pytest.param(lambda torch, a, b: a * 2, id="a * 2"),
+    pytest.param(lambda torch, a, b: a * 2.5 / 3, id="a * 2.5 / 3"),
     pytest.param(lambda torch, a, b: a / b, id="a / b"),
     pytest.param(lambda torch, a, b: a.abs() ** b, id="a.abs() ** b"),
     pytest.param(lambda torch, a, b: a ** 2, id="a ** 2"),
@@ -82,7 +83,21 @@ OPS = [
     pytest.param(lambda torch, a, b: torch.nn.functional.cross_entropy(
         a, torch.tensor([2, 0])), id="cross_entropy"),
     pytest.param(lambda torch, a, b: torch.nn.functional.dropout(a, 0.5), id="dropout"),
+    pytest.param(lambda torch, a, b: a.masked_fill(b > 0, 0.5), id="masked_fill"),
+    pytest.param(lambda torch, a, b: _assigned(a * 1, (0, slice(None)), b[1]), id="x[0] = t"),
+    pytest.param(lambda torch, a, b: _assigned(a * 1, torch.tensor([1, 0]), b),
+                 id="x[index tensor] = t"),
+    pytest.param(lambda torch, a, b: _assigned(a * 1, b > 0, 2.0), id="x[mask] = 2"),
+    pytest.param(lambda torch, a, b: torch.nn.functional.nll_loss(
+        a, torch.tensor([2, 0]), weight=b[0].detach()), id="nll_loss with weights"),
+    pytest.param(lambda torch, a, b: a.var(1) + a.min(), id="var and min"),
+    pytest.param(lambda torch, a, b: a.sigmoid().exp_(), id="exp_ of a result"),
 ]
+
+
+def _assigned(tensor, index, value):
+    tensor[index] = value
+    return tensor
 
 
 @pytest.mark.parametrize("op", OPS)
@@ -300,5 +315,71 @@ def test_disable_saved_tensors_hooks(order):
                 attempt(enter_hooks)  # the outer message is back
         attempt(enter_hooks)  # and after all of them, hooks work again
         return errors, log
+
+    assert_same_outcome(scenario)
+
+
+# -- what a node saved, by name: ``grad_fn._saved_self`` and ``_raw_saved_self`` -------------
+
+def _saved_by_name(torch, node, inputs, output):
+    """Every ``_saved_*`` tensor of ``node`` and the nodes before it, described: which
+    names, whether each is one of ``inputs`` or ``output`` itself, and its values."""
+    seen, found = set(), []
+    stack = [node]
+    while stack:
+        node = stack.pop()
+        if node is None or node in seen:
+            continue
+        seen.add(node)
+        stack.extend(child for child, _ in node.next_functions)
+        for name in sorted(n[len("_raw_saved_"):] for n in dir(node)
+                           if n.startswith("_raw_saved_")):
+            value = getattr(node, "_saved_" + name)
+            for tensor in value if isinstance(value, tuple) else (value,):
+                found.append((node.name(), name, None if tensor is None else (
+                    [i for i, x in enumerate(inputs) if tensor is x], tensor is output,
+                    tensor.requires_grad, tensor.grad_fn and tensor.grad_fn.name(), tensor)))
+    return sorted(found, key=lambda entry: (entry[0], entry[1]))
+
+
+@pytest.mark.parametrize("op", OPS)
+def test_what_each_operation_saved_by_name(op):
+    def scenario(torch):
+        torch.manual_seed(0)
+        a = leaf(torch, values((2, 3), seed=1))
+        b = leaf(torch, values((2, 3), seed=2))
+        out = op(torch, a, b)
+        return _saved_by_name(torch, out.grad_fn, (a, b), out)
+
+    assert_same_outcome(scenario)
+
+
+def test_the_saved_tensors_tutorial():
+    # https://pytorch.org/tutorials/intermediate/autograd_saved_tensors_hooks_tutorial.html
+    def scenario(torch):
+        x = torch.randn(5, requires_grad=True)
+        y = x.pow(2)
+        z = x.exp()
+        facts = [x.equal(y.grad_fn._saved_self), x is y.grad_fn._saved_self,
+                 y.grad_fn._saved_exponent, z.equal(z.grad_fn._saved_result),
+                 z is z.grad_fn._saved_result]
+        log = []
+        raw = y.grad_fn._raw_saved_self
+        raw.register_hooks(lambda t: (log.append("pack"), t.detach() * 1)[1],
+                           lambda p: (log.append("unpack"), p)[1])
+        facts.append(list(log))
+        facts.append(y.grad_fn._saved_self is x)  # now what unpack returns, in x's place
+        facts.append(list(log))
+        try:
+            raw.register_hooks(lambda t: t, lambda p: p)
+        except RuntimeError as error:
+            facts.append(str(error))
+        y.sum().backward()
+        facts.append(list(log))
+        try:
+            facts.append(y.grad_fn._saved_self)  # freed by backward: an error
+        except RuntimeError as error:
+            facts.append(str(error))
+        return facts, x.grad
 
     assert_same_outcome(scenario)

@@ -237,6 +237,26 @@ def test_node_hooks_receive_grad_inputs_and_grad_outputs():
     assert_same_outcome(scenario)
 
 
+def test_node_metadata_is_a_dict_of_the_nodes_own():
+    def scenario(torch):
+        a = torch.ones(2, requires_grad=True)
+        y = a * 2
+        node, accumulator = y.grad_fn, y.grad_fn.next_functions[0][0]
+        node.metadata["made by"] = "a test"
+        seen = []
+        node.register_prehook(lambda grads: seen.append(dict(node.metadata)))
+        y.sum().backward()
+        refused = None
+        try:
+            node.metadata = {}
+        except AttributeError:
+            refused = "AttributeError"
+        return (node.metadata, node.metadata is node.metadata, accumulator.metadata,
+                (y * 3).grad_fn.metadata, seen, refused)
+
+    assert_same_outcome(scenario)
+
+
 def test_node_hooks_can_replace_gradients():
     def scenario(torch):
         a = torch.tensor([1.0, 2.0], requires_grad=True)
