@@ -357,6 +357,7 @@ def test_what_each_operation_saved_by_name(op):
 def test_the_saved_tensors_tutorial():
     # https://pytorch.org/tutorials/intermediate/autograd_saved_tensors_hooks_tutorial.html
     def scenario(torch):
+        torch.manual_seed(0)
         x = torch.randn(5, requires_grad=True)
         y = x.pow(2)
         z = x.exp()
