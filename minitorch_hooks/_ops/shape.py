@@ -277,7 +277,15 @@ def expand(input: Tensor, *sizes: Any) -> Tensor:
     """A view repeating dimensions of size 1 (and new leading ones) without copying;
     ``-1`` keeps a dimension's size."""
     data = input._data
-    sizes = _shape_from(sizes)
+    target = expanded_shape(input, _shape_from(sizes))
+    return _as_view(record(expanded(data, target), ExpandBackward0, (input,),
+                           shape=data.shape), input)
+
+
+def expanded_shape(input: Tensor, sizes: tuple[int, ...]) -> tuple[int, ...]:
+    """The shape of ``input.expand(*sizes)``, or PyTorch's error where it cannot expand
+    (also the error of ``addmm`` when the bias does not fit the product)."""
+    data = input._data
     lead = len(sizes) - data.ndim
     if lead < 0:
         raise RuntimeError(f"expand({input.dtype.legacy_name}{{{list(data.shape)}}}, "
@@ -298,8 +306,7 @@ def expand(input: Tensor, *sizes: Any) -> Tensor:
             raise RuntimeError(f"The expanded size of the tensor ({size}) must match the "
                                f"existing size ({existing}) at non-singleton dimension {i}.  "
                                f"Target sizes: {list(sizes)}.  Tensor sizes: {list(data.shape)}")
-    return _as_view(record(expanded(data, tuple(target)), ExpandBackward0, (input,),
-                           shape=data.shape), input)
+    return tuple(target)
 
 
 def expand_as(input: Tensor, other: Tensor) -> Tensor:

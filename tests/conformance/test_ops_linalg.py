@@ -139,6 +139,16 @@ def test_matmul_shape_mismatch_is_an_error(shapes):
                                            torch.ones(3, 2)), id="addmm mat dtypes"),
     pytest.param(lambda torch: torch.addmm(torch.ones(2, dtype=torch.float64), torch.ones(2, 3),
                                            torch.ones(3, 2)), id="addmm self dtype"),
+    pytest.param(lambda torch: torch.addmm(torch.ones(3), torch.ones(2, 3), torch.ones(3, 2)),
+                 id="addmm bias too long"),
+    pytest.param(lambda torch: torch.addmm(torch.ones(5, 1), torch.ones(2, 3),
+                                           torch.ones(3, 2)), id="addmm bias of 5 rows"),
+    pytest.param(lambda torch: torch.nn.functional.linear(
+        torch.ones(2, 3), torch.ones(2, 3), torch.ones(3)), id="linear, bias of in_features"),
+    pytest.param(lambda torch: torch.nn.functional.linear(
+        torch.ones(3), torch.ones(2, 3), torch.ones(3)), id="linear of a vector, wrong bias"),
+    pytest.param(lambda torch: torch.nn.functional.linear(
+        torch.ones(4, 2, 3), torch.ones(2, 3), torch.ones(3)), id="linear of a batch, wrong bias"),
 ])
 def test_matrix_product_errors(call):
     assert_same_outcome(call)
