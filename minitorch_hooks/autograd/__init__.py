@@ -46,19 +46,26 @@ def _root_grads(outputs: tuple, grad_outputs: tuple) -> list[np.ndarray]:
 
 def backward(tensors, grad_tensors=None, retain_graph: bool | None = None,
              create_graph: bool = False, inputs=None) -> None:
-    """Accumulate into ``.grad`` of the graph's leaves the gradient of ``tensors``.
+    """Accumulate into ``.grad`` of the graph's leaves the gradient of ``tensors``; with
+    ``inputs``, into theirs only, running only the part of the graph that leads to them.
 
     See https://pytorch.org/docs/stable/generated/torch.autograd.backward.html
     """
     if create_graph:
         raise NotImplementedError("minitorch_hooks does not build graphs of the backward pass "
                                   "(create_graph=True)")
-    if inputs is not None:
-        raise NotImplementedError("minitorch_hooks does not implement backward(inputs=...); "
-                                  "use autograd.grad")
     outputs = _as_tuple(tensors)
     grad_outputs = _as_tuple(grad_tensors) if grad_tensors is not None else (None,) * len(outputs)
-    run_backward(outputs, _root_grads(outputs, grad_outputs), bool(retain_graph))
+    if inputs is not None:
+        inputs = _as_tuple(inputs)
+        if not inputs:
+            raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
+        for tensor in inputs:
+            # As PyTorch does: a non-leaf input keeps its gradient in ``.grad`` from now on
+            # (a leaf's lands there anyway), and one that does not require grad is refused.
+            tensor.retain_grad()
+    run_backward(outputs, _root_grads(outputs, grad_outputs), bool(retain_graph),
+                 inputs=inputs, accumulate=inputs is not None)
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph: bool | None = None,

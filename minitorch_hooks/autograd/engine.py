@@ -33,12 +33,16 @@ def run_backward(
     retain_graph: bool,
     inputs: Sequence[Tensor] | None = None,
     allow_unused: bool = False,
+    accumulate: bool = False,
 ) -> list[np.ndarray | None] | None:
     """Backpropagate ``root_grads`` from ``roots``.
 
     Without ``inputs`` (``Tensor.backward``) every node runs and leaves accumulate into
     ``.grad``. With ``inputs`` (``autograd.grad``) only the nodes on a path to them run, and
-    their gradients are returned instead of accumulated.
+    their gradients are returned instead of accumulated. With ``inputs`` and
+    ``accumulate`` (``backward(inputs=...)``) only those nodes run too, but the gradients
+    accumulate into the inputs' ``.grad``: a leaf's AccumulateGrad runs, and a non-leaf
+    keeps its gradient because the caller made it ``retain_grad()``.
     """
     root_edges = []
     for i, root in enumerate(roots):
@@ -50,6 +54,8 @@ def run_backward(
 
     dependencies = _count_dependencies(root_edges)
     captures, needed = _plan_captures(inputs, root_edges) if inputs is not None else ({}, None)
+    if accumulate:  # PyTorch runs the inputs' own nodes too: a leaf's AccumulateGrad, and a
+        needed |= captures.keys()  # non-leaf's grad_fn, which sends on only what is needed
     captured: list[np.ndarray | None] = [None] * (len(inputs) if inputs is not None else 0)
 
     buffers: dict[Node, Grads] = {}
@@ -76,13 +82,16 @@ def run_backward(
 
     deliver(root_edges, root_grads)
     # The nodes this run will run, for hooks that ask (``register_multi_grad_hook``).
-    task = GraphTask(dependencies if needed is None else needed | captures.keys(), captures)
+    task = GraphTask(dependencies if needed is None else needed | captures.keys(),
+                     {} if accumulate else captures)
     # Like PyTorch, a backward formula that divides by zero or overflows gives inf/nan
     # silently; NumPy would warn.
     with task, np.errstate(all="ignore"):
         while ready or ready_leaves:
             node = ready_leaves.popleft() if ready_leaves else heapq.heappop(ready)[1]
             grads = buffers.pop(node)
+            if needed is not None and node not in needed and node not in captures:
+                continue  # leads to none of the inputs: PyTorch runs neither it nor its hooks
             hooks, at_leaf = node._hooks, type(node) is AccumulateGrad
             if hooks is not None or at_leaf:  # (most nodes have no hooks)
                 grads = _call_tensor_pre_hooks(node, grads)
@@ -99,6 +108,9 @@ def run_backward(
                 _accumulate(node.variable, grads[0])
                 continue
             grad_inputs = run_node(node, grads)
+            if needed is not None:  # PyTorch computes no gradient for a node that will not run
+                grad_inputs = _only_where_needed(grad_inputs, node.next_functions, needed,
+                                                 captures)
             if hooks is not None and hooks.post:
                 grad_inputs = _unwrap_all(call_hooks(
                     hooks.post.items(), tuple(_wrap_all(grad_inputs)),
@@ -108,7 +120,7 @@ def run_backward(
                 node._saved = None  # free the saved tensors; a second backward finds them gone
             deliver(node.next_functions, grad_inputs)
 
-    if inputs is None:
+    if inputs is None or accumulate:
         return None
     for i, grad in enumerate(captured):
         if grad is None and not allow_unused:
@@ -116,6 +128,13 @@ def run_backward(
                 f"The differentiated Tensor at index {i} appears to not have been used in the "
                 "graph. Set allow_unused=True if this is the desired behavior.")
     return captured
+
+
+def _only_where_needed(grads: Sequence[Any], edges: Sequence[tuple[Node | None, int]],
+                       needed: set[Node], captures: dict) -> list:
+    """``grads`` with None where an edge leads to a node that this run will not run."""
+    return [grad if node is None or node in needed or node in captures else None
+            for (node, _), grad in zip(edges, grads)]
 
 
 def _count_dependencies(root_edges: Sequence[tuple[Node, int]]) -> dict[Node, int]:

@@ -28,6 +28,7 @@ def test_all_mode_waits_for_every_gradient_this_backward_computes():
             (a, b, c, d), lambda grads: log.append(_described(grads)))
         c.sum().backward(retain_graph=True)
         (c * 2).sum().backward(retain_graph=True)  # a second run: a second call
+        c.sum().backward(inputs=(a,), retain_graph=True)  # b's gradient is not computed
         handle.remove()
         c.sum().backward()  # removed: nothing
         return log, type(handle).__name__, isinstance(handle, torch.utils.hooks.RemovableHandle)

@@ -340,3 +340,73 @@ def test_hooks_run_during_autograd_grad_and_nothing_accumulates():
         return events, gx, x.grad
 
     assert_same_outcome(scenario)
+
+
+# -- only the part of the graph that leads to ``inputs`` runs -----------------------------------
+
+def _branching_graph(torch, log):
+    """``f = (a * b * 3 + b * 5).sum()`` with a hook on every tensor and on ``c``'s node."""
+    a = torch.tensor([1.0, 2.0], requires_grad=True)
+    b = torch.tensor([3.0, 4.0], requires_grad=True)
+    c = a * b
+    e = b * 5
+    for name, tensor in {"a": a, "b": b, "c": c, "e": e}.items():
+        tensor.register_hook(lambda grad, name=name: log.append((name, grad)))
+    a.register_post_accumulate_grad_hook(lambda t: log.append(("a accumulated", t.grad)))
+    c.grad_fn.register_hook(lambda grad_inputs, grad_outputs: log.append(("c node", grad_inputs)))
+    return a, b, c, e, (c * 3 + e).sum()
+
+
+@pytest.mark.parametrize("inputs", ["a", "b", "c", "a and c", "e"])
+def test_autograd_grad_runs_neither_the_nodes_nor_the_hooks_that_lead_elsewhere(inputs):
+    def scenario(torch):
+        log = []
+        a, b, c, e, f = _branching_graph(torch, log)
+        chosen = [{"a": a, "b": b, "c": c, "e": e}[name] for name in inputs.split(" and ")]
+        grads = torch.autograd.grad(f, chosen)
+        return grads, log, a.grad, b.grad
+
+    assert_same_outcome(scenario)
+
+
+@pytest.mark.parametrize("inputs", ["a", "b", "c", "a and c", "e", "a, twice"])
+def test_backward_with_inputs_accumulates_into_those_only(inputs):
+    def scenario(torch):
+        log = []
+        a, b, c, e, f = _branching_graph(torch, log)
+        named = {"a": a, "b": b, "c": c, "e": e}
+        chosen = [named[name] for name in inputs.split(",")[0].split(" and ")]
+        f.backward(inputs=chosen, retain_graph=True)
+        if inputs.endswith("twice"):
+            f.backward(inputs=chosen)
+        return (log, a.grad, b.grad, c.retains_grad, c.grad if c.retains_grad else None,
+                e.grad if e.retains_grad else None)
+
+    assert_same_outcome(scenario)
+
+
+def test_backward_with_inputs_makes_a_non_leaf_input_retain_its_grad():
+    def scenario(torch):
+        a = torch.tensor([1.0, 2.0], requires_grad=True)
+        c = a * 2
+        d = c * 3
+        d.sum().backward(inputs=c, retain_graph=True)  # a single tensor is fine too
+        first = c.grad.clone()
+        d.sum().backward()  # no inputs: c keeps its gradient from now on
+        return first, c.retains_grad, c.grad, a.grad
+
+    assert_same_outcome(scenario)
+
+
+@pytest.mark.parametrize("inputs", [
+    pytest.param(lambda torch, a: [], id="empty"),
+    pytest.param(lambda torch, a: [torch.ones(2)], id="does not require grad"),
+    pytest.param(lambda torch, a: [torch.ones(2, requires_grad=True)], id="not in the graph"),
+])
+def test_backward_with_odd_inputs(inputs):
+    def scenario(torch):
+        a = torch.tensor([1.0, 2.0], requires_grad=True)
+        (a * 2).sum().backward(inputs=inputs(torch, a))
+        return a.grad
+
+    assert_same_outcome(scenario)
