@@ -104,22 +104,20 @@ class Node:
         return f"<{type(self).__name__} object at {hex(id(self))}>"
 
     # -- saved tensors ------------------------------------------------------------------
-    def __getattr__(self, name: str) -> Any:
-        """``grad_fn._saved_self`` is what the node saved as ``self`` (a tensor, or None if
-        it saved nothing there); ``grad_fn._raw_saved_self`` the SavedTensor itself, whose
-        ``register_hooks`` packs it. Python asks here only for attributes not found
-        otherwise, so these cost nothing until used."""
-        for prefix in ("_saved_", "_raw_saved_"):
-            if name.startswith(prefix) and name[len(prefix):] in self.saved_names:
-                return self._saved_named(name[len(prefix):], raw=prefix == "_raw_saved_")
-        if name.startswith("_saved_") and name[len("_saved_"):] in self.saved_attributes:
-            return getattr(self, name[len("_saved_"):])
-        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
-
-    def __dir__(self) -> list[str]:
-        named = [prefix + name for name in self.saved_names
-                 for prefix in ("_saved_", "_raw_saved_")]
-        return [*super().__dir__(), *named, *("_saved_" + a for a in self.saved_attributes)]
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Give each node class PyTorch's attributes for what it saves: ``_saved_self`` is
+        what it saved as ``self`` (a tensor, or None if it saved nothing there),
+        ``_raw_saved_self`` the SavedTensor itself, whose ``register_hooks`` packs it.
+        (Properties made here, not a ``__getattr__``: that would slow every attribute
+        read on every node, which the engine does constantly.)"""
+        super().__init_subclass__(**kwargs)
+        for name in cls.__dict__.get("saved_names", ()):
+            setattr(cls, "_saved_" + name, property(
+                lambda node, name=name: node._saved_named(name, raw=False)))
+            setattr(cls, "_raw_saved_" + name, property(
+                lambda node, name=name: node._saved_named(name, raw=True)))
+        for name in cls.__dict__.get("saved_attributes", ()):
+            setattr(cls, "_saved_" + name, property(lambda node, name=name: getattr(node, name)))
 
     def _saved_named(self, name: str, raw: bool) -> Any:
         if self._saved is None:
