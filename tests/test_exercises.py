@@ -408,8 +408,11 @@ def test_check_list_names_every_exercise_and_its_file(capsys):
     assert f"Their texts and files: {FIRST.folder.parent}" in lines
 
 
-@pytest.mark.parametrize("argv", [["check"], ["check", "0"], ["check", "12"],
-                                  ["check", "1", "--all"], ["start"], ["start", "12"],
+AFTER_THE_LAST = str(len(EXERCISES) + 1)
+
+
+@pytest.mark.parametrize("argv", [["check"], ["check", "0"], ["check", AFTER_THE_LAST],
+                                  ["check", "1", "--all"], ["start"], ["start", AFTER_THE_LAST],
                                   ["check", "--list", "--solution", "--all"]])
 def test_usage_errors_exit_2(capsys, argv):
     code, out, err = run(capsys, *argv)

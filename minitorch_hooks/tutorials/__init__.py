@@ -37,6 +37,7 @@ EXERCISE_FOLDERS = (
     "ex09_module_call",
     "ex10_backward_engine",
     "ex11_full_backward_hook",
+    "ex12_saved_tensor_hooks",
 )
 
 _HERE = Path(__file__).parent
