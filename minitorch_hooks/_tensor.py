@@ -185,6 +185,13 @@ class Tensor:
         start = self._data.__array_interface__["data"][0]
         return (start - owner.__array_interface__["data"][0]) // self._data.itemsize
 
+    def data_ptr(self) -> int:
+        """The memory address of the first element: two tensors that start at the same
+        place share it (a view and its base, ``x[1:]`` one element further on).
+        See https://pytorch.org/docs/stable/generated/torch.Tensor.data_ptr.html
+        """
+        return self._data.__array_interface__["data"][0]
+
     def element_size(self) -> int:
         """The size of one element in bytes (4 for float32)."""
         return self._data.itemsize

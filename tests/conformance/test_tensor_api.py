@@ -1,5 +1,5 @@
-"""A tensor's memory layout (``stride``, ``storage_offset``, ``element_size``, ``nbytes``,
-``itemsize``), ``cpu``/``type``, the ``new_*`` constructors and ``view_as``/``reshape_as``/
+"""A tensor's memory layout (``stride``, ``storage_offset``, ``data_ptr``, ``element_size``,
+``nbytes``, ``itemsize``), ``cpu``/``type``, the ``new_*`` constructors and ``view_as``/``reshape_as``/
 ``expand_as``, against real PyTorch: values, dtypes, graphs, gradients and errors."""
 
 from __future__ import annotations
@@ -37,6 +37,20 @@ def test_memory_layout(layout, dtype):
         t = LAYOUTS[layout](torch, x)
         return (t.stride(), t.storage_offset(), t.element_size(), t.itemsize, t.nbytes,
                 [t.stride(d) for d in range(-t.dim(), t.dim())])
+
+    assert_same_outcome(scenario)
+
+
+@pytest.mark.parametrize("layout", [name for name in LAYOUTS
+                                    if name not in ("empty", "a copy of a slice", "0-d")])
+def test_data_ptr_is_where_the_first_element_sits(layout):
+    # Addresses differ between runs; for a tensor sharing x's memory, the distance from
+    # x's first element does not. (A new tensor's address is anywhere but x's.)
+    def scenario(torch):
+        x = torch.arange(12.0).reshape(3, 4)
+        t = LAYOUTS[layout](torch, x)
+        return ((t.data_ptr() - x.data_ptr()) // x.element_size(), t.storage_offset(),
+                x.clone().data_ptr() != x.data_ptr())
 
     assert_same_outcome(scenario)
 
