@@ -1,6 +1,7 @@
 """A tensor's memory layout (``stride``, ``storage_offset``, ``data_ptr``, ``element_size``,
-``nbytes``, ``itemsize``), ``cpu``/``type``, the ``new_*`` constructors and ``view_as``/``reshape_as``/
-``expand_as``, against real PyTorch: values, dtypes, graphs, gradients and errors."""
+``nbytes``, ``itemsize``), ``cpu``/``type``, the ``new_*`` constructors and
+``view_as``/``reshape_as``/``expand_as``, against real PyTorch: values, dtypes, graphs,
+gradients and errors."""
 
 from __future__ import annotations
 
