@@ -266,6 +266,49 @@ def test_registration_and_state_dict_hooks_match_pytorch():
         [e.line() for e in building_and_saving(minitorch_hooks).events]
 
 
+def saving_for_backward(torch):
+    """Saved-tensor hooks around a forward pass, then backward; and ``save_on_cpu``, whose
+    hooks are the library's own."""
+    a = torch.tensor([1.0, 2.0], requires_grad=True)
+    with trace(torch=torch) as recorded:
+        def pack(tensor):
+            return tensor.detach()
+
+        def unpack(packed):
+            return packed
+
+        with torch.autograd.graph.saved_tensors_hooks(pack, unpack):
+            y = (a * a).tanh()
+        with torch.autograd.graph.save_on_cpu():
+            z = y.exp()
+        z.sum().backward()
+    return recorded
+
+
+def test_saved_tensor_hooks():
+    assert [event.line() for event in saving_for_backward(minitorch_hooks).events] == [
+        "forward: pack hook on saved_tensors_hooks: pack(tensor=[2]) -> replaced",
+        "forward: pack hook on saved_tensors_hooks: pack(tensor=[2]) -> replaced",
+        "forward: pack hook on saved_tensors_hooks: pack(tensor=[2]) -> replaced",
+        "backward: unpack hook on saved_tensors_hooks: unpack(packed=[2]) -> replaced",
+        "backward: unpack hook on saved_tensors_hooks: unpack(packed=[2]) -> replaced",
+        "backward: unpack hook on saved_tensors_hooks: unpack(packed=[2]) -> replaced",
+    ]
+
+
+def test_saved_tensor_hooks_match_pytorch():
+    assert [e.line() for e in saving_for_backward(real_torch()).events] == \
+        [e.line() for e in saving_for_backward(minitorch_hooks).events]
+
+
+def test_pytorch_s_saved_tensors_hooks_is_put_back_afterwards():
+    torch = real_torch()
+    original = torch.autograd.graph.saved_tensors_hooks
+    with trace(torch=torch):
+        assert torch.autograd.graph.saved_tensors_hooks is not original
+    assert torch.autograd.graph.saved_tensors_hooks is original
+
+
 # -- naming ---------------------------------------------------------------------------------
 def _hook_names(torch, *roots, names=None, build=False):
     model = None if build else _net(torch)

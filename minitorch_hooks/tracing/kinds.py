@@ -24,7 +24,7 @@ class Kind:
     """
 
     phase: str  # "forward", "backward", "state_dict" or "registration"
-    owner: str  # "module", "tensor" or "node"
+    owner: str  # "module", "tensor", "node" or "context" (a ``with`` block, no object)
     signatures: tuple[tuple[str, ...], ...]
 
     def parameter_names(self, count: int) -> tuple[str, ...]:
@@ -41,6 +41,8 @@ KINDS: dict[str, Kind] = {
     "post-accumulate-grad hook": Kind("backward", "tensor", (("tensor",),)),
     "node pre-hook": Kind("backward", "node", (("grad_outputs",),)),
     "node hook": Kind("backward", "node", (("grad_inputs", "grad_outputs"),)),
+    "pack hook": Kind("forward", "context", (("tensor",),)),
+    "unpack hook": Kind("backward", "context", (("packed",),)),
     "forward pre-hook": Kind("forward", "module", (("args",), ("args", "kwargs"))),
     "forward hook": Kind("forward", "module", (("args", "output"),
                                                ("args", "kwargs", "output"))),

@@ -6,7 +6,8 @@ function and method is replaced by one that registers a :class:`WatchedHook` aro
 user's hook. That sees the same calls, with three limits: only hooks registered while the
 trace is active are seen; hooks on graph nodes are not seen at all, because PyTorch's node
 classes are C++ types whose methods cannot be replaced; and PyTorch's own internal hooks
-(the node hooks of full backward hooks) stay out of sight, as they should.
+(the node hooks of full backward hooks) stay out of sight, as they should. Saved-tensor
+hooks put on one saved tensor (``grad_fn._raw_saved_self.register_hooks``) are C++ too.
 """
 
 from __future__ import annotations
@@ -77,9 +78,28 @@ def install(torch: ModuleType, begin: Begin) -> Callable[[], None]:
         replace(torch.nn.Module, name, kind, on_tensor=False)
     for name, kind in _GLOBAL_FUNCTIONS.items():
         replace(torch.nn.modules.module, name, kind, on_tensor=False)
+    _watch_saved_tensors_hooks(torch, originals, watched)
 
     def uninstall() -> None:
         for namespace, name, original in reversed(originals):
             setattr(namespace, name, original)
 
     return uninstall
+
+
+def _watch_saved_tensors_hooks(torch: ModuleType, originals: list,
+                               watched: Callable[..., WatchedHook]) -> None:
+    """``saved_tensors_hooks(pack_hook, unpack_hook)`` is a class: put a subclass in its
+    place that wraps the two hooks. PyTorch's ``save_on_cpu`` subclasses the original, so
+    its own hooks stay out of sight, as they should."""
+    graph = torch.autograd.graph
+    original = graph.saved_tensors_hooks
+
+    class saved_tensors_hooks(original):  # noqa: N801 - the name it stands in for
+        def __init__(self, pack_hook: Callable[..., Any], unpack_hook: Callable[..., Any]
+                     ) -> None:
+            super().__init__(watched("pack hook", None, pack_hook),
+                             watched("unpack hook", None, unpack_hook))
+
+    originals.append((graph, "saved_tensors_hooks", original))
+    graph.saved_tensors_hooks = saved_tensors_hooks

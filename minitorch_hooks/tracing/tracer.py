@@ -86,6 +86,8 @@ class Trace:
             where = self._names.module(owner)
         elif info.owner == "tensor":
             where = self._names.tensor(owner)
+        elif info.owner == "context":  # saved-tensor hooks belong to a ``with`` block
+            where = "saved_tensors_hooks"
         else:
             where = self._names.node(owner)
         received = tuple(zip(info.parameter_names(len(args)), map(describe, args)))
