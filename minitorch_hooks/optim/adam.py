@@ -24,11 +24,12 @@ See https://pytorch.org/docs/stable/generated/torch.optim.Adam.html
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from .._creation import tensor, zeros_like
 from .._tensor import Tensor
+from ..autograd.grad_mode import no_grad
 from .optimizer import Optimizer
 
 
@@ -55,6 +56,11 @@ class Adam(Optimizer):
                     "fused": fused, "decoupled_weight_decay": decoupled_weight_decay}
         super().__init__(params, defaults)
         self._check_implementation_options()
+
+    @no_grad()
+    def step(self, closure: Callable[[], Any] | None = None) -> Any:
+        """Update every parameter that has a ``.grad`` (see ``Optimizer._update_each``)."""
+        return self._update_each(closure)
 
     def _update(self, param: Tensor, group: dict[str, Any]) -> None:
         beta1, beta2 = group["betas"]

@@ -19,10 +19,11 @@ See https://pytorch.org/docs/stable/generated/torch.optim.SGD.html
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from .._tensor import Tensor
+from ..autograd.grad_mode import no_grad
 from .optimizer import Optimizer
 
 
@@ -45,6 +46,11 @@ class SGD(Optimizer):
             raise ValueError("Nesterov momentum requires a momentum and zero dampening")
         super().__init__(params, defaults)
         self._check_implementation_options()
+
+    @no_grad()
+    def step(self, closure: Callable[[], Any] | None = None) -> Any:
+        """Update every parameter that has a ``.grad`` (see ``Optimizer._update_each``)."""
+        return self._update_each(closure)
 
     def _update(self, param: Tensor, group: dict[str, Any]) -> None:
         grad = -param.grad if group["maximize"] else param.grad
