@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import builtins
 
-from . import autograd, nn, optim, return_types, utils
+from . import autograd, nn, optim, return_types, serialization, utils
 from ._creation import (
     arange,
     as_tensor,
@@ -108,6 +108,7 @@ from ._tensor import Tensor, device
 from ._tensor_str import get_printoptions, printoptions, set_printoptions
 from .autograd import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
 from .random import get_rng_state, initial_seed, manual_seed, seed, set_rng_state
+from .serialization import load, save
 from .tracing import trace
 
 __version__ = "0.1.0"
