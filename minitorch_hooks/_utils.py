@@ -25,25 +25,20 @@ def _rebuild_tensor_v2(storage: np.ndarray, storage_offset: int, size: tuple[int
                        backward_hooks: OrderedDict | None, metadata: Any = None) -> Tensor:
     """A tensor viewing ``storage`` from ``storage_offset`` with ``size`` and ``stride``.
 
-    The view is checked to stay inside the storage, as PyTorch's ``set_`` checks it: a file
-    is data from outside, and a view past the end would read memory that is not the file's.
+    The view is checked to stay inside the storage, as PyTorch checks it (PyTorch words the
+    refusal as a failed resize): a file is data from outside, and a view past the end would
+    read memory that is not the file's.
     """
     size, stride = tuple(size), tuple(stride)
     if len(size) != len(stride) or storage_offset < 0 or any(s < 0 for s in size + stride):
         raise RuntimeError(f"cannot rebuild a tensor of size {list(size)}, stride "
                            f"{list(stride)} and storage offset {storage_offset}")
-    itemsize = storage.itemsize
-    if 0 not in size:  # checked before the view is made
-        needed = storage_offset + 1 + sum((n - 1) * s for n, s in zip(size, stride))
-        if needed > storage.size:
-            raise RuntimeError(
-                f"setStorage: sizes {list(size)}, strides {list(stride)}, storage offset "
-                f"{storage_offset}, and itemsize {itemsize} requiring a storage size of "
-                f"{needed * itemsize} are out of bounds for storage of size "
-                f"{storage.size * itemsize}")
     if 0 in size:  # nothing to view: an empty array, wherever the offset points
         return _with_grad(Tensor._wrap(np.empty(size, storage.dtype)), requires_grad,
                           backward_hooks)
+    if storage_offset + 1 + sum((n - 1) * s for n, s in zip(size, stride)) > storage.size:
+        raise RuntimeError("Trying to resize storage that is not resizable")
+    itemsize = storage.itemsize
     data = np.ndarray(size, storage.dtype, buffer=storage, offset=storage_offset * itemsize,
                       strides=tuple(s * itemsize for s in stride))
     return _with_grad(Tensor._wrap(data), requires_grad, backward_hooks)

@@ -17,6 +17,7 @@ See https://docs.pytorch.org/docs/2.13/notes/serialization.html#weights-only
 
 from __future__ import annotations
 
+import _compat_pickle
 import pickle
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
@@ -95,6 +96,9 @@ class Unpickler(pickle._Unpickler):  # the Python one: its instructions can be r
         self.dispatch = {**pickle._Unpickler.dispatch, pickle.BUILD[0]: Unpickler._build}
 
     def find_class(self, module: str, name: str) -> Any:
+        if self.proto < 3 and self.fix_imports:  # protocol 2 writes Python 2's names
+            module, name = _compat_pickle.NAME_MAPPING.get((module, name), (module, name))
+            module = _compat_pickle.IMPORT_MAPPING.get(module, module)
         full_path = f"{module}.{name}"
         if module in _BLOCKLISTED_MODULES:
             raise pickle.UnpicklingError(

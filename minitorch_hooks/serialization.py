@@ -147,13 +147,13 @@ class _Pickler(pickle._Pickler):  # the Python one: its save_global can be repla
 
         NumPy's storage is the array at the end of the chain of ``.base`` arrays. It is
         written whole when it is one block of the same dtype (any order of dimensions);
-        otherwise this tensor gets a contiguous copy of its own.
+        otherwise, and for an empty tensor, this tensor gets a contiguous copy of its own.
         """
         owner = data
         while isinstance(owner.base, np.ndarray):
             owner = owner.base
         itemsize = data.itemsize
-        shared = (owner.dtype == data.dtype
+        shared = (data.size > 0 and owner.dtype == data.dtype
                   and (owner.flags.c_contiguous or owner.flags.f_contiguous)
                   and all(step % itemsize == 0 and step >= 0 for step in data.strides))
         if shared:
