@@ -266,6 +266,73 @@ def test_registration_and_state_dict_hooks_match_pytorch():
         [e.line() for e in building_and_saving(minitorch_hooks).events]
 
 
+def training_and_checkpointing(torch):
+    """Every optimiser hook: a global step pre-hook, the optimiser's own step hooks, and its
+    state-dict and load-state-dict hooks, around one step and a checkpoint round trip."""
+    optimizer_module = importlib.import_module(torch.__name__ + ".optim.optimizer")
+    param = torch.nn.Parameter(torch.tensor([1.0, 2.0]))
+    with trace(torch=torch) as recorded:
+        opt = torch.optim.SGD([param], lr=0.1, momentum=0.9)
+
+        def count_steps(optimizer, args, kwargs):
+            pass
+
+        def before_step(optimizer, args, kwargs):
+            pass
+
+        def after_step(optimizer, args, kwargs):
+            pass
+
+        def before_save(optimizer):
+            pass
+
+        def after_save(optimizer, state_dict):
+            state_dict["note"] = "edited"
+
+        def before_load(optimizer, state_dict):
+            return {key: value for key, value in state_dict.items() if key != "note"}
+
+        def after_load(optimizer):
+            pass
+
+        handle = optimizer_module.register_optimizer_step_pre_hook(count_steps)
+        opt.register_step_pre_hook(before_step)
+        opt.register_step_post_hook(after_step)
+        opt.register_state_dict_pre_hook(before_save)
+        opt.register_state_dict_post_hook(after_save)
+        opt.register_load_state_dict_pre_hook(before_load)
+        opt.register_load_state_dict_post_hook(after_load)
+        try:
+            param.grad = torch.ones(2)
+            opt.step()
+            opt.load_state_dict(opt.state_dict())
+        finally:
+            handle.remove()
+    return recorded
+
+
+def test_optimizer_hooks():
+    state = ("{'state': {0: {'momentum_buffer': [2]}}, 'param_groups': [{'lr': 0.1, "
+             "'momentum': 0.9, 'dampening': 0, 'weight_decay': 0, 'nesterov': False, "
+             "'maximize': False, 'foreach': None, 'differentiable': False, 'fused': None, "
+             "'params': [0]}]")
+    assert [event.line() for event in training_and_checkpointing(minitorch_hooks).events] == [
+        "step: global step pre-hook on SGD: count_steps(args=(SGD,), kwargs={})",
+        "step: step pre-hook on SGD: before_step(args=(SGD,), kwargs={})",
+        "step: step post-hook on SGD: after_step(args=(SGD,), kwargs={})",
+        "state_dict: optimizer state_dict pre-hook on SGD: before_save()",
+        f"state_dict: optimizer state_dict post-hook on SGD: after_save(state_dict={state}}})",
+        "state_dict: optimizer load_state_dict pre-hook on SGD: before_load(state_dict="
+        f"{state}, 'note': 'edited'}}) -> replaced",
+        "state_dict: optimizer load_state_dict post-hook on SGD: after_load()",
+    ]
+
+
+def test_optimizer_hooks_match_pytorch():
+    assert [e.line() for e in training_and_checkpointing(real_torch()).events] == \
+        [e.line() for e in training_and_checkpointing(minitorch_hooks).events]
+
+
 def saving_for_backward(torch):
     """Saved-tensor hooks around a forward pass, then backward; and ``save_on_cpu``, whose
     hooks are the library's own."""

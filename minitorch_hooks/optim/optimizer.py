@@ -76,7 +76,7 @@ def _with_step_hooks(step: Callable) -> Callable:
         for hook_id, hook in tuple(itertools.chain(
                 _global_optimizer_pre_hooks.items(),
                 optimizer._optimizer_step_pre_hooks.items())):
-            result = traced(hook, "optimizer step pre-hook", optimizer, hook_id)(
+            result = traced(hook, "step pre-hook", optimizer, hook_id)(
                 optimizer, args, kwargs)
             if result is None:
                 continue
@@ -88,7 +88,7 @@ def _with_step_hooks(step: Callable) -> Callable:
         for hook_id, hook in tuple(itertools.chain(
                 optimizer._optimizer_step_post_hooks.items(),
                 _global_optimizer_post_hooks.items())):
-            traced(hook, "optimizer step post-hook", optimizer, hook_id)(optimizer, args, kwargs)
+            traced(hook, "step post-hook", optimizer, hook_id)(optimizer, args, kwargs)
         return out
 
     hooked_step.hooked = True  # type: ignore[attr-defined]

@@ -17,7 +17,7 @@ _CHAR = 7.2  # the width of one character of 12px monospace, near enough
 _ROW = 22
 _TOP = 64  # room for the title and the lane names
 _PHASE_COLOURS = {"forward": "#dbeafe", "backward": "#ffedd5", "state_dict": "#dcfce7",
-                  "registration": "#f3e8ff"}
+                  "registration": "#f3e8ff", "step": "#fef9c3"}
 _INK = "#1f2937"
 
 

@@ -86,6 +86,9 @@ class Trace:
             where = self._names.module(owner)
         elif info.owner == "tensor":
             where = self._names.tensor(owner)
+        elif info.owner == "optimizer":  # called with the optimiser first, as module hooks
+            owner, args = args[0], args[1:]
+            where = type(owner).__name__
         elif info.owner == "context":  # saved-tensor hooks belong to a ``with`` block
             where = "saved_tensors_hooks"
         else:
