@@ -103,7 +103,7 @@ def test_list_prints_the_numbered_chapter_titles(capsys):
                 "post_accumulate_grad", "graph nodes", "RemovableHandle",
                 "register_forward_pre_hook", "register_forward_hook", "full backward",
                 "Global module hooks", "inspecting module hooks", "register_backward_hook",
-                "state_dict", "Registration hooks"]
+                "state_dict", "Registration hooks", "Optimizer hooks"]
     assert len(lines) == len(subjects)
     for line, subject in zip(lines, subjects):
         assert subject in line
@@ -294,6 +294,14 @@ EXPECTED_LINES = {
         "  (1): Linear(in_features=3, out_features=2, bias=True)",
         "  (2): Tanh()",
         ")",
+    ],
+    "optimizer_hooks": [  # SGD: weight - 0.1 * grad, grad = 2 * weight; the buffer = grad
+        "step pre-hook:  weight = tensor([ 1., -2.]), args[0] is the optimizer: True, "
+        "kwargs = {}",
+        "step post-hook: weight = tensor([ 0.8000, -1.6000])",
+        "state_dict post-hook: keys = ['state', 'param_groups', 'epoch']",
+        "state: {0: {'momentum_buffer': tensor([ 2., -4.])}}",
+        "load_state_dict pre-hook: epoch = 1",
     ],
 }
 

@@ -26,6 +26,7 @@ CHAPTER_MODULES = (
     "legacy_backward_hooks",
     "state_dict_hooks",
     "registration_hooks",
+    "optimizer_hooks",
 )
 
 
