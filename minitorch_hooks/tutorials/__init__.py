@@ -38,6 +38,7 @@ EXERCISE_FOLDERS = (
     "ex10_backward_engine",
     "ex11_full_backward_hook",
     "ex12_saved_tensor_hooks",
+    "ex13_optimizer_step_hooks",
 )
 
 _HERE = Path(__file__).parent
