@@ -66,6 +66,12 @@ def register_optimizer_step_post_hook(hook: Callable) -> RemovableHandle:
     return _register(_global_optimizer_post_hooks, hook)
 
 
+# An optimiser's own hooks, each kind in a dictionary by handle id.
+_HOOK_DICTS = ("_optimizer_step_pre_hooks", "_optimizer_step_post_hooks",
+               "_optimizer_state_dict_pre_hooks", "_optimizer_state_dict_post_hooks",
+               "_optimizer_load_state_dict_pre_hooks", "_optimizer_load_state_dict_post_hooks")
+
+
 def _with_step_hooks(step: Callable) -> Callable:
     """``step`` wrapped to run the step hooks around it. ``args`` includes the optimiser
     itself, as PyTorch passes it (a pre-hook that replaces them must keep it first)."""
@@ -101,12 +107,8 @@ class Optimizer:
     def __init__(self, params: Iterable[Tensor] | Iterable[dict[str, Any]]
                  | Iterable[tuple[str, Tensor]], defaults: dict[str, Any]) -> None:
         self.defaults = defaults
-        self._optimizer_step_pre_hooks: OrderedDict[int, Callable] = OrderedDict()
-        self._optimizer_step_post_hooks: OrderedDict[int, Callable] = OrderedDict()
-        self._optimizer_state_dict_pre_hooks: OrderedDict[int, Callable] = OrderedDict()
-        self._optimizer_state_dict_post_hooks: OrderedDict[int, Callable] = OrderedDict()
-        self._optimizer_load_state_dict_pre_hooks: OrderedDict[int, Callable] = OrderedDict()
-        self._optimizer_load_state_dict_post_hooks: OrderedDict[int, Callable] = OrderedDict()
+        for name in _HOOK_DICTS:
+            setattr(self, name, OrderedDict())
         # PyTorch wraps a class's ``step`` the first time one is made, so that a subclass a
         # user writes gets the hooks without calling anything.
         if not getattr(type(self).step, "hooked", False):
@@ -123,6 +125,17 @@ class Optimizer:
             param_groups = [{"params": param_groups}]
         for param_group in param_groups:
             self.add_param_group(param_group)
+
+    def __getstate__(self) -> dict[str, Any]:
+        """What pickling (``torch.save(optimizer)``, ``copy.deepcopy``) keeps: the options,
+        the state and the groups; hooks are not saved, as for tensors and modules."""
+        return {"defaults": self.defaults, "state": self.state,
+                "param_groups": self.param_groups}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        for name in _HOOK_DICTS:
+            self.__dict__.setdefault(name, OrderedDict())
 
     def add_param_group(self, param_group: dict[str, Any]) -> None:
         """Add a group; the options it does not set are taken from ``defaults``.

@@ -6,11 +6,13 @@ Also the optimiser's ``state_dict``/``load_state_dict`` (SGD with momentum, Adam
 
 from __future__ import annotations
 
+import copy
 import importlib
+import io
 import re
 
 import pytest
-from harness import assert_same_outcome, real_torch
+from harness import assert_same_outcome, outcome, real_torch
 
 import minitorch_hooks
 
@@ -397,6 +399,50 @@ def test_named_parameters_of_a_module_as_params():
         return opt.param_groups[0]["param_names"], opt.state_dict()["param_groups"], repr(opt)
 
     assert_same_outcome(scenario)
+
+
+def test_a_copied_or_pickled_optimiser_keeps_its_state_but_not_its_hooks():
+    def scenario(torch):
+        opt, w, b = _setup(torch)
+        opt.register_step_pre_hook(lambda o, a, k: None)
+        opt.step()
+        copied = copy.deepcopy(opt)
+        buffer = io.BytesIO()
+        torch.save(opt, buffer)
+        buffer.seek(0)
+        loaded = torch.load(buffer, weights_only=False)
+        # PyTorch keeps profiler names beside these; the public fields and the hook
+        # dictionaries are what a user sees
+        return [([k for k in sorted(vars(o)) if k.startswith("_optimizer") or k[0] != "_"],
+                 o.state_dict(), len(o._optimizer_step_pre_hooks)) for o in (copied, loaded)]
+
+    assert_same_outcome(scenario)
+
+
+@pytest.mark.parametrize("method", ["register_step_pre_hook", "register_step_post_hook",
+                                    "register_state_dict_pre_hook",
+                                    "register_load_state_dict_post_hook"])
+def test_a_non_callable_optimiser_hook_is_refused_at_registration_deviation(method):
+    """DEVIATION (``utils/hooks.py: check_callable``), as for module and tensor hooks:
+    PyTorch registers a hook that cannot be called and raises ``TypeError: 'int' object
+    is not callable`` only when it fires, far from the mistake. minitorch_hooks raises
+    TypeError at registration, and nothing is registered."""
+    def scenario(torch):
+        opt, w, b = _setup(torch)
+        try:
+            getattr(opt, method)(5)
+        except TypeError as error:
+            return "at registration", str(error)
+        try:
+            opt.step()
+            opt.load_state_dict(opt.state_dict())
+        except TypeError as error:
+            return "when fired", str(error)
+
+    torch_result, _ = outcome(scenario, real_torch())
+    assert torch_result == ("when fired", "'int' object is not callable")
+    assert outcome(scenario, minitorch_hooks)[0] == (
+        "at registration", "hook must be callable, but got 'int'")
 
 
 def test_global_step_hook_handles_remove_only_their_hook():
