@@ -217,8 +217,7 @@ def load(f: FileLike, map_location: Any = None, pickle_module: Any = None, *,
     loads all of it or does not start.
     See https://docs.pytorch.org/docs/2.13/generated/torch.load.html
     """
-    if weights_only is None:
-        weights_only = pickle_module is None
+    weights_only = _weights_only_from_environment(weights_only, pickle_module)
     if weights_only and pickle_module is not None:
         raise RuntimeError("Can not safely load weights when explicit pickle_module is "
                            "specified")
@@ -252,6 +251,29 @@ def load(f: FileLike, map_location: Any = None, pickle_module: Any = None, *,
         if not weights_only:
             raise
         raise pickle.UnpicklingError(_weights_only_message(str(error))) from None
+
+
+def _weights_only_from_environment(weights_only: bool | None, pickle_module: Any) -> bool:
+    """``weights_only``, unless an environment variable overrides it, as PyTorch lets one:
+    ``TORCH_FORCE_WEIGHTS_ONLY_LOAD`` always, ``TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD`` only
+    where the caller did not choose (for old code that cannot be changed)."""
+    not_set = weights_only is None
+    if not_set:
+        weights_only = pickle_module is None
+    force, force_not = (os.getenv(name, "0").lower() in ("1", "y", "yes", "true")
+                        for name in ("TORCH_FORCE_WEIGHTS_ONLY_LOAD",
+                                     "TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD"))
+    if force and force_not:
+        raise RuntimeError("Only one of `TORCH_FORCE_WEIGHTS_ONLY_LOAD` or "
+                           "`TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD` should be set, but both were set.")
+    if force:
+        return True
+    if force_not and not_set:
+        warnings.warn("Environment variable TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD detected, since "
+                      "the`weights_only` argument was not explicitly passed to `torch.load`, "
+                      "forcing weights_only=False.", UserWarning, stacklevel=3)
+        return False
+    return weights_only
 
 
 def _check_map_location(map_location: Any) -> None:

@@ -89,6 +89,14 @@ def test_a_checkpoint_round_trip(saver, loader):
     assert _sharing(loaded) == (100.0, 100.0, 100.0, 5.0)
 
 
+def test_a_checkpoint_saved_here_memory_maps_in_torch(tmp_path):
+    """PyTorch memory-maps only files whose storages are aligned as it aligns them."""
+    torch = real_torch()
+    minitorch_hooks.save(_state(minitorch_hooks), tmp_path / "ours.pt")
+    loaded = torch.load(tmp_path / "ours.pt", mmap=True)
+    assert _describe(loaded) == _describe(_state(torch))
+
+
 def test_a_state_dict_saved_by_torch_trains_on_here_and_back():
     """A model and optimiser checkpointed in PyTorch resume here, and the result, saved
     here, loads into PyTorch: the same parameters as training there all along."""
@@ -196,6 +204,30 @@ def test_loading_options_torch_refuses_or_warns_about():
                 results.append(str(error))
         buffer.seek(0)
         results.append(sorted(torch.load(buffer, pickle_module=pickle)))
+        return results
+
+    assert_same_outcome(scenario)
+
+
+@pytest.mark.parametrize("variables", [{"TORCH_FORCE_WEIGHTS_ONLY_LOAD": "1"},
+                                       {"TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD": "true"},
+                                       {"TORCH_FORCE_WEIGHTS_ONLY_LOAD": "yes",
+                                        "TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD": "1"}])
+def test_environment_variables_that_force_weights_only(monkeypatch, variables):
+    for name, value in variables.items():
+        monkeypatch.setenv(name, value)
+
+    def scenario(torch):
+        net = torch.nn.Linear(1, 1)
+        buffer = io.BytesIO()
+        torch.save(net, buffer)
+        results = []
+        for kwargs in ({}, {"weights_only": False}):
+            buffer.seek(0)
+            try:
+                results.append(type(torch.load(buffer, **kwargs)).__name__)
+            except (pickle.UnpicklingError, RuntimeError) as error:
+                results.append(type(error).__name__)
         return results
 
     assert_same_outcome(scenario)
