@@ -34,6 +34,10 @@ from .optimizer import Optimizer
 
 
 class Adam(Optimizer):
+    _OPTIONS_ADDED_SINCE = {"amsgrad": False, "maximize": False, "foreach": None,
+                            "capturable": False, "differentiable": False,
+                            "decoupled_weight_decay": False, "fused": None}
+
     def __init__(self, params: Iterable[Tensor] | Iterable[dict[str, Any]], lr: float = 1e-3,
                  betas: tuple[float, float] = (0.9, 0.999), eps: float = 1e-8,
                  weight_decay: float = 0, amsgrad: bool = False, *,
@@ -56,6 +60,15 @@ class Adam(Optimizer):
                     "fused": fused, "decoupled_weight_decay": decoupled_weight_decay}
         super().__init__(params, defaults)
         self._check_implementation_options()
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """Older checkpoints saved ``step`` as a number; it is a tensor since PyTorch 1.12."""
+        super().__setstate__(state)
+        for group in self.param_groups:
+            for param in group["params"]:
+                param_state = self.state.get(param, {})
+                if param_state and not isinstance(param_state["step"], Tensor):
+                    param_state["step"] = tensor(float(param_state["step"]))
 
     @no_grad()
     def step(self, closure: Callable[[], Any] | None = None) -> Any:

@@ -104,6 +104,9 @@ def _with_step_hooks(step: Callable) -> Callable:
 class Optimizer:
     """Subclasses pass their options as ``defaults`` and define ``step``."""
 
+    # Options a checkpoint from an older PyTorch may lack, and the value they then take.
+    _OPTIONS_ADDED_SINCE: dict[str, Any] = {}
+
     def __init__(self, params: Iterable[Tensor] | Iterable[dict[str, Any]]
                  | Iterable[tuple[str, Tensor]], defaults: dict[str, Any]) -> None:
         self.defaults = defaults
@@ -133,9 +136,16 @@ class Optimizer:
                 "param_groups": self.param_groups}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
+        """Unpickling, and the end of ``load_state_dict``: subclasses extend it to bring
+        state from older checkpoints up to date (options added since, a ``step`` saved as
+        a number)."""
         self.__dict__.update(state)
         for name in _HOOK_DICTS:
             self.__dict__.setdefault(name, OrderedDict())
+        self.defaults.setdefault("differentiable", False)
+        for group in self.param_groups:
+            for name, value in self._OPTIONS_ADDED_SINCE.items():
+                group.setdefault(name, value)
 
     def add_param_group(self, param_group: dict[str, Any]) -> None:
         """Add a group; the options it does not set are taken from ``defaults``.
@@ -287,8 +297,7 @@ class Optimizer:
             saved["params"] = group["params"]
             if "param_names" in group and "param_names" not in saved:
                 saved["param_names"] = group["param_names"]
-        self.state = state
-        self.param_groups = saved_groups
+        self.__setstate__({"state": state, "param_groups": saved_groups})
         for hook_id, hook in tuple(self._optimizer_load_state_dict_post_hooks.items()):
             traced(hook, "optimizer load_state_dict post-hook", self, hook_id)(self)
 

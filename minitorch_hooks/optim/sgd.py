@@ -28,6 +28,9 @@ from .optimizer import Optimizer
 
 
 class SGD(Optimizer):
+    _OPTIONS_ADDED_SINCE = {"nesterov": False, "maximize": False, "foreach": None,
+                            "differentiable": False, "fused": False}
+
     def __init__(self, params: Iterable[Tensor] | Iterable[dict[str, Any]], lr: float = 1e-3,
                  momentum: float = 0, dampening: float = 0, weight_decay: float = 0,
                  nesterov: bool = False, *, maximize: bool = False,

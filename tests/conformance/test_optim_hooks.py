@@ -250,6 +250,40 @@ def test_load_state_dict_casts_state_to_the_parameter_dtype_but_not_step():
     assert_same_outcome(scenario)
 
 
+@pytest.mark.parametrize("name", list(OPTIMISERS))
+def test_an_old_checkpoint_with_a_number_for_step_and_options_missing(name):
+    """Checkpoints from older PyTorch releases: ``step`` a float, and options added since
+    absent from the groups; loading brings them up to date, and training goes on."""
+    def scenario(torch):
+        opt, w, b = _setup(torch, OPTIMISERS[name])
+        opt.step()
+        sd = copy.deepcopy(opt.state_dict())
+        for state in sd["state"].values():
+            if "step" in state:
+                state["step"] = state["step"].item()
+        for option in ("maximize", "foreach", "differentiable", "amsgrad", "nesterov",
+                       "decoupled_weight_decay", "fused", "capturable"):
+            sd["param_groups"][0].pop(option, None)
+        opt.load_state_dict(sd)
+        loaded = opt.state_dict()
+        opt.step()
+        return loaded, opt.state_dict(), w
+
+    assert_same_outcome(scenario)
+
+
+def test_state_kept_under_keys_that_are_not_parameters():
+    def scenario(torch):
+        opt, w, b = _setup(torch)
+        opt.register_state_dict_pre_hook(lambda o: o.state.__setitem__("note", 1))
+        sd = opt.state_dict()
+        other, w2, b2 = _setup(torch)
+        other.load_state_dict(sd)
+        return sd["state"], other.state["note"], sorted(map(str, other.state))
+
+    assert_same_outcome(scenario)
+
+
 @pytest.mark.parametrize("change", ["fewer_groups", "group_size", "more_groups"])
 def test_load_state_dict_with_mismatched_groups_is_refused(change):
     def scenario(torch):
