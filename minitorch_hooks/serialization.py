@@ -175,6 +175,13 @@ def save(obj: Any, f: FileLike, pickle_module: Any = None, pickle_protocol: int 
     """Write ``obj`` to a path or a binary file object, in PyTorch's zip format.
     See https://docs.pytorch.org/docs/2.13/generated/torch.save.html
     """
+    if not isinstance(f, (str, os.PathLike)) and not hasattr(f, "write"):
+        raise AttributeError("expected 'f' to be string, path, or a file-like object with a "
+                             "'write' attribute")
+    if isinstance(f, (str, os.PathLike)):
+        parent = os.path.dirname(os.fspath(f))
+        if parent and not os.path.isdir(parent):
+            raise RuntimeError(f"Parent directory {parent} does not exist.")
     if not _use_new_zipfile_serialization:
         raise NotImplementedError("minitorch_hooks writes only the zip format of torch.save "
                                   "(the default since PyTorch 1.6)")

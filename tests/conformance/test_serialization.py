@@ -159,6 +159,37 @@ def test_path_file_object_bytesio_and_map_location(tmp_path):
     assert_same_outcome(scenario)
 
 
+def test_saving_where_it_cannot_and_loading_what_is_missing(tmp_path):
+    def scenario(torch):
+        results = []
+        for call in (lambda: torch.save({"w": torch.ones(1)}, tmp_path / "no" / "x.pt"),
+                     lambda: torch.save({"w": torch.ones(1)}, 42),
+                     lambda: torch.load(tmp_path / "missing.pt")):
+            try:
+                call()
+            except (RuntimeError, AttributeError, FileNotFoundError) as error:
+                results.append((type(error).__name__, str(error)))
+        return results
+
+    assert_same_outcome(scenario)
+
+
+def test_identity_and_grad_requirements_survive_the_round_trip():
+    def scenario(torch):
+        p = torch.nn.Parameter(torch.ones(2))
+        x = torch.ones(3, requires_grad=True)
+        buffer = io.BytesIO()
+        buffer.write(b"data before the checkpoint")
+        start = buffer.tell()
+        torch.save({"a": p, "b": p, "pair": (p, x), "y": x * 2}, buffer)
+        buffer.seek(start)
+        d = torch.load(buffer)
+        return (d["a"] is d["b"], d["pair"][0] is d["a"], type(d["a"]).__name__,
+                d["y"].requires_grad, d["y"].is_leaf, d["y"])
+
+    assert_same_outcome(scenario)
+
+
 def test_a_whole_module_loads_only_without_weights_only():
     def scenario(torch):
         net = torch.nn.Sequential(torch.nn.Linear(2, 2), torch.nn.Tanh())
