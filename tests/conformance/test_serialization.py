@@ -6,6 +6,7 @@ objects and ``BytesIO``; a damaged file is an error and leaves the model untouch
 
 from __future__ import annotations
 
+import copy
 import io
 import os
 import pickle
@@ -204,6 +205,35 @@ def test_a_whole_module_loads_only_without_weights_only():
         loaded = torch.load(buffer, weights_only=False)
         x = torch.tensor([[1.0, -1.0]])
         return refusal, repr(loaded), loaded(x), net(x)
+
+    assert_same_outcome(scenario)
+
+
+@pytest.mark.parametrize("missing", ["_load_state_dict_post_hooks", "_forward_hooks_always_called",
+                                     "_backward_pre_hooks", "_state_dict_pre_hooks"])
+def test_a_module_pickled_without_a_newer_hook_dictionary_gets_an_empty_one(tmp_path, missing):
+    """A module saved by an older release lacks hook dictionaries added since; loaded with
+    ``weights_only=False`` it gets empty ones, and every hook works on it."""
+    def scenario(torch):
+        results = []
+        for module in (torch.nn.Softmax(1), torch.nn.LogSoftmax(1), torch.nn.Linear(2, 2)):
+            state = copy.deepcopy(module.state_dict())
+            delattr(module, missing)
+            path = tmp_path / f"{torch.__name__}-{type(module).__name__}.pt"
+            torch.save(module, path)
+            loaded = torch.load(path, weights_only=False)
+            called = []
+            record = called.append
+            loaded.register_load_state_dict_post_hook(lambda m, keys, r=record: r("post"))
+            loaded.register_state_dict_pre_hook(lambda m, prefix, keep, r=record: r("pre"))
+            loaded.register_forward_hook(lambda m, a, out, r=record: r("forward"),
+                                         always_call=True)
+            loaded.register_full_backward_pre_hook(lambda m, g, r=record: r("backward"))
+            results.append((str(loaded.load_state_dict(state)), sorted(loaded.state_dict()),
+                            called))
+            loaded(torch.ones(1, 2, requires_grad=True)).sum().backward()
+            results.append(called)
+        return results
 
     assert_same_outcome(scenario)
 

@@ -202,20 +202,17 @@ class Module:
         if args:
             raise TypeError(f"{type(self).__name__}.__init__() takes 1 positional argument "
                             f"but {len(args) + 1} were given")
-        state = {
-            "training": True, "_parameters": {}, "_buffers": {},
-            "_non_persistent_buffers_set": set(), "_modules": {},
-            "_forward_pre_hooks": OrderedDict(), "_forward_pre_hooks_with_kwargs": OrderedDict(),
-            "_forward_hooks": OrderedDict(), "_forward_hooks_with_kwargs": OrderedDict(),
-            "_forward_hooks_always_called": OrderedDict(),
-            "_backward_pre_hooks": OrderedDict(), "_backward_hooks": OrderedDict(),
-            "_is_full_backward_hook": None,
-            "_state_dict_hooks": OrderedDict(), "_state_dict_pre_hooks": OrderedDict(),
-            "_load_state_dict_pre_hooks": OrderedDict(),
-            "_load_state_dict_post_hooks": OrderedDict(),
-        }
-        for name, value in state.items():
+        object.__setattr__(self, "training", True)
+        for name, value in _fresh_state().items():
             object.__setattr__(self, name, value)
+
+    def __setstate__(self, state: dict) -> None:
+        """Unpickling (``torch.load(..., weights_only=False)``, ``copy.deepcopy``): a module
+        pickled by an older release may lack a hook dictionary added since; it gets an
+        empty one, as in PyTorch, so that every hook kind works on it."""
+        self.__dict__.update(state)
+        for name, value in _fresh_state().items():
+            self.__dict__.setdefault(name, value)
 
     def forward(self, *args: Any, **kwargs: Any) -> Any:
         raise NotImplementedError(
@@ -967,6 +964,20 @@ class Module:
         keys = [*dir(type(self)), *self.__dict__, *self._parameters, *self._modules,
                 *self._buffers]
         return sorted(key for key in keys if not key[0].isdigit())
+
+
+def _fresh_state() -> dict[str, Any]:
+    """What a new module starts with besides ``training``: no members, no hooks."""
+    return {
+        "_parameters": {}, "_buffers": {}, "_non_persistent_buffers_set": set(), "_modules": {},
+        "_forward_pre_hooks": OrderedDict(), "_forward_pre_hooks_with_kwargs": OrderedDict(),
+        "_forward_hooks": OrderedDict(), "_forward_hooks_with_kwargs": OrderedDict(),
+        "_forward_hooks_always_called": OrderedDict(),
+        "_backward_pre_hooks": OrderedDict(), "_backward_hooks": OrderedDict(),
+        "_is_full_backward_hook": None,
+        "_state_dict_hooks": OrderedDict(), "_state_dict_pre_hooks": OrderedDict(),
+        "_load_state_dict_pre_hooks": OrderedDict(), "_load_state_dict_post_hooks": OrderedDict(),
+    }
 
 
 def _typename(value: Any) -> str:
