@@ -25,6 +25,7 @@ from harness import real_torch
 
 import minitorch_hooks
 from minitorch_hooks.__main__ import main
+from minitorch_hooks.cli.pytorch import MISSING
 from minitorch_hooks.tutorials import EXERCISE_FOLDERS, EXERCISES
 from minitorch_hooks.tutorials.checking import TORCH_IMPORT, load, run_check
 
@@ -296,8 +297,7 @@ def test_without_pytorch_the_comparisons_are_skipped_on_one_line(capsys, workdir
     assert code == 0
     compared = len(EXERCISES[10].checks())
     assert out.count("(vs minitorch_hooks)") == compared and "(vs PyTorch)" not in out
-    assert (f"  SKIP {compared} checks skipped: real PyTorch is not installed (pip install "
-            "'minitorch-hooks[conformance]' to compare with it)") in out
+    assert f"  SKIP {compared} checks skipped: {MISSING}" in out
     assert f"All {compared} checks pass; {compared} skipped." in out
 
 

@@ -20,6 +20,7 @@ from harness import real_torch
 
 import minitorch_hooks
 from minitorch_hooks.__main__ import main
+from minitorch_hooks.cli.pytorch import INSTALL_PYTORCH
 
 
 def script(tmp_path: pathlib.Path, source: str, name: str = "script.py") -> str:
@@ -251,5 +252,4 @@ def test_compare_without_pytorch_says_how_to_install_it_and_exits_2(tmp_path):
         capture_output=True, text=True, env=env, timeout=60, check=False)
     assert (result.returncode, result.stdout) == (2, "")
     assert "real PyTorch is not installed" in result.stderr
-    assert "pip install torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu" \
-        in result.stderr
+    assert INSTALL_PYTORCH in result.stderr

@@ -34,11 +34,12 @@ from typing import Any
 
 import numpy as np
 
+from ..cli.pytorch import MISSING
+
 # The one line that ties an exercise file to minitorch_hooks. The comparisons with real
 # PyTorch load the same file with this line replaced by ``import torch``.
 TORCH_IMPORT = "import minitorch_hooks as torch"
-PYTORCH_MISSING = ("real PyTorch is not installed "
-                   "(pip install 'minitorch-hooks[conformance]' to compare with it)")
+PYTORCH_MISSING = MISSING
 
 
 class CheckFailed(AssertionError):  # noqa: N818 - a verdict on the learner's code
