@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 
 from ..cli.pytorch import MISSING
+from .notebooks import notebook_code
 
 # The one line that ties an exercise file to minitorch_hooks. The comparisons with real
 # PyTorch load the same file with this line replaced by ``import torch``.
@@ -138,9 +139,11 @@ def load(path: Path, library: str = "minitorch_hooks") -> types.ModuleType:
     """Run an exercise file as a module; with ``library="torch"``, on real PyTorch.
 
     The module is not named ``__main__``, so the file's ``if __name__ == "__main__":``
-    cells (the demonstrations) do not run. Errors in the file propagate.
+    cells (the demonstrations) do not run. Errors in the file propagate. A notebook
+    (``.ipynb``) runs its code cells.
     """
-    source = path.read_text(encoding="utf-8")
+    source = (notebook_code(path) if path.suffix == ".ipynb"
+              else path.read_text(encoding="utf-8"))
     if library == "torch":
         source = source.replace(TORCH_IMPORT, "import torch")
     name = f"_exercise_{path.stem}_{library}"
