@@ -17,6 +17,7 @@ import re
 import runpy
 import subprocess
 import sys
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -28,7 +29,7 @@ from minitorch_hooks.__main__ import main
 from minitorch_hooks.cli.hint_memory import FILENAME
 from minitorch_hooks.cli.pytorch import MISSING
 from minitorch_hooks.tutorials import EXERCISE_FOLDERS, EXERCISES
-from minitorch_hooks.tutorials.checking import TORCH_IMPORT, load, run_check
+from minitorch_hooks.tutorials.checking import TORCH_IMPORT, check_source, load, run_check
 
 IDS = [exercise.name for exercise in EXERCISES]
 CHECKS = [(exercise, check) for exercise in EXERCISES for check in exercise.checks()]
@@ -577,3 +578,24 @@ def test_a_real_jupytext_pairing_is_read(capsys, workdir):
     code, out, _ = run(capsys, "check", "1")
     assert code == 0
     assert "paired with ex01_package_pattern.ipynb" in out or "your notebook's" in out
+
+
+def test_a_failure_shows_the_check_s_code_so_its_names_can_be_seen(capsys, workdir):
+    """The message says "the second hook", 'y, doubled' or x1: names of the check's
+    scenario, which lives in a checks.py the learner has not opened. The check's code
+    comes with the failure (without its decorator, which holds the hint)."""
+    wrong_first_exercise(workdir)
+    _, out, _ = run(capsys, "check", "1")
+    check = next(c for c in FIRST.checks() if c.function.__name__ ==
+                 "results_replace_the_value")
+    path, line, code = check_source(check)
+    assert " ".join(f"the check, at line {line} of {path}:".split()) in " ".join(out.split())
+    assert textwrap.indent(code, " " * 8) in out
+    assert "hint" not in code.split("\n", 1)[0]
+
+
+@pytest.mark.parametrize(("exercise", "check"), CHECKS, ids=CHECK_IDS)
+def test_every_check_s_code_can_be_shown_without_its_hint(exercise, check):
+    _, line, code = check_source(check)
+    assert code.startswith(f"def {check.function.__name__}(")
+    assert check.hint not in code and line > 1

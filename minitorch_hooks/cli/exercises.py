@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..tutorials import EXERCISES, Exercise
-from ..tutorials.checking import Result, describe_error, run_exercise
+from ..tutorials.checking import Check, Result, check_source, describe_error, run_exercise
 from ..tutorials.notebooks import PAIR_COMMAND, is_paired
 from .hint_memory import HintMemory
 from .pager import show
@@ -39,6 +39,7 @@ _FANCY = {"pass": (_GREEN, "✓"), "fail": (_RED, "✗"), "todo": (_YELLOW, "○
 _PLAIN = {"pass": "PASS", "fail": "FAIL", "todo": "TODO", "skip": "SKIP"}
 _PRINTED_LINES = 5  # of what the learner's code printed, shown under a failed check
 _WIDTH = 88
+_CHECK_LINES = 30  # a failed check's code is shown up to this length
 
 
 def add_exercise_commands(commands: argparse._SubParsersAction) -> None:
@@ -303,6 +304,7 @@ class _Report:
             return
         print(f"  {self.mark('fail')} {title}")
         print(_note("", result.detail))
+        self.check_code(check)
         if show_hint:
             print(_note("hint: ", check.hint))
         elif offer_hint:
@@ -315,6 +317,16 @@ class _Report:
                 print(f"        {line}")
             if len(printed) > _PRINTED_LINES:
                 print(f"        ... ({len(printed) - _PRINTED_LINES} more lines)")
+
+    def check_code(self, check: Check) -> None:
+        """The failed check's code, so that every name its message uses can be seen;
+        a long one by where it is written."""
+        path, line, code = check_source(check)
+        lines = code.splitlines()
+        print(_note("", f"the check, at line {line} of {_shown(Path(path))}"
+                        + (":" if len(lines) <= _CHECK_LINES else ".")))
+        if len(lines) <= _CHECK_LINES:
+            print(self.paint(textwrap.indent(code, " " * 8), _DIM))
 
     def skips(self, skipped: list[Result]) -> None:
         """The comparisons skipped without PyTorch: one line for all of them."""
