@@ -599,3 +599,35 @@ def test_every_check_s_code_can_be_shown_without_its_hint(exercise, check):
     _, line, code = check_source(check)
     assert code.startswith(f"def {check.function.__name__}(")
     assert check.hint not in code and line > 1
+
+
+# -- exercise 10: the order of leaves ready together ---------------------------------------------
+def test_exercise_10_s_leaf_orders_are_what_pytorch_does():
+    """The check holds PyTorch's order as numbers (it must work without PyTorch); here real
+    PyTorch is asked again, so they cannot go stale."""
+    torch = real_torch()
+    from minitorch_hooks.tutorials.ex10_backward_engine.checks import PYTORCH_LEAF_ORDER
+
+    for count, expected in PYTORCH_LEAF_ORDER.items():
+        order = []
+        leaves = [torch.tensor([float(i)], requires_grad=True) for i in range(count)]
+        for i, leaf in enumerate(leaves):
+            leaf.register_hook(lambda grad, i=i, order=order: order.append(i))
+        torch.stack(leaves).sum().backward()
+        assert order == expected, count
+    assert any(order != sorted(order) for order in PYTORCH_LEAF_ORDER.values())
+
+
+def test_exercise_10_rejects_an_engine_that_breaks_ties_by_arrival(tmp_path):
+    """A heap with an arrival counter (first ready, first run) passes every check but the
+    one on tied leaves."""
+    exercise = EXERCISES[9]
+    fifo = exercise.solution.read_text(encoding="utf-8").replace(
+        "    ready = [Ready(-root.sequence_nr, root)]",
+        "    tick = iter(range(10**9))\n    ready = [Ready((-root.sequence_nr, -1), root)]")
+    fifo = fifo.replace("Ready(-parent.sequence_nr, parent)",
+                        "Ready((-parent.sequence_nr, next(tick)), parent)")
+    path = tmp_path / exercise.starter.name
+    path.write_text(fifo, encoding="utf-8")
+    failed = [r.check.function.__name__ for r in results(exercise, path) if r.status != "pass"]
+    assert failed == ["tied_leaves_follow_the_heap"]
