@@ -113,7 +113,8 @@ def test_list_prints_the_numbered_chapter_titles(capsys):
                 "post_accumulate_grad", "graph nodes", "RemovableHandle",
                 "register_forward_pre_hook", "register_forward_hook", "full backward",
                 "Global module hooks", "inspecting module hooks", "register_backward_hook",
-                "state_dict", "Registration hooks"]
+                "state_dict", "Registration hooks", "Saved-tensor hooks",
+                "register_multi_grad_hook"]
     assert len(lines) == len(subjects)
     for line, subject in zip(lines, subjects):
         assert subject in line
@@ -353,6 +354,22 @@ EXPECTED_LINES = {
         "  (1): Linear(in_features=3, out_features=2, bias=True)",
         "  (2): Tanh()",
         ")",
+    ],
+    "saved_tensor_hooks": [  # mul saves w (for x's gradient), then x; x.grad = 10w
+        "pack:   a tensor of shape [2] kept as number 0",
+        "pack:   a tensor of shape [2] kept as number 1",
+        "forward is over; backward starts",
+        "unpack: number 0, tensor([3., 4.])",
+        "unpack: number 1, tensor([1., 2.])",
+        "x.grad = tensor([30., 40.])  w.grad = tensor([10., 20.])",
+    ],
+    "multi_grad_hooks": [  # d(a * b)/da = b = 3 (broadcast), d/db = sum(a) = 3
+        "any: tensor([3., 3.])",
+        "all: [tensor([3., 3.]), tensor([3.]), None]",
+        "a.grad = tensor([3., 3.])  b.grad = tensor([3.])",
+        "all: [tensor([2., 2.]), None, None]",
+        "any: tensor([2., 2.])",
+        "after remove(): no hook ran",
     ],
 }
 

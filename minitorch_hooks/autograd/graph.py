@@ -9,6 +9,7 @@ See https://pytorch.org/docs/stable/autograd.html#torch.autograd.graph.Node
 
 from __future__ import annotations
 
+import functools
 import itertools
 import weakref
 from collections import OrderedDict
@@ -317,7 +318,9 @@ def register_multi_grad_hook(tensors: Sequence[Tensor], fn: Callable, *,
 
     Built as PyTorch builds it, from plain tensor hooks (one per tensor) that count, per
     backward run, how many of the expected gradients have arrived. So it fires among the
-    tensor hooks, in registration order, and its return value is ignored.
+    tensor hooks, in registration order, and its return value is ignored. The tensor
+    hooks carry PyTorch's names (``fn``'s own in "any" mode, ``inner_hook`` in "all"
+    mode), so that a trace of either library shows the same calls.
     See https://pytorch.org/docs/stable/autograd.html#torch.autograd.graph.register_multi_grad_hook
     """
     if mode not in ("all", "any"):
@@ -325,6 +328,7 @@ def register_multi_grad_hook(tensors: Sequence[Tensor], fn: Callable, *,
     if mode == "any":
         fired: set[int] = set()  # the backward runs in which ``fn`` has run
 
+        @functools.wraps(fn)
         def on_first_grad(grad: Tensor) -> None:
             task_id = current_graph_task_id()
             if task_id not in fired:
@@ -339,7 +343,7 @@ def register_multi_grad_hook(tensors: Sequence[Tensor], fn: Callable, *,
     waiting: dict[int, int] = {}  # per backward run: how many are still to come
 
     def hook_for(index: int) -> Callable[[Tensor], None]:
-        def on_grad(grad: Tensor) -> None:
+        def inner_hook(grad: Tensor) -> None:
             task_id = current_graph_task_id()
             if task_id not in arrived:  # the first of this run: how many will come?
                 arrived[task_id] = [None] * len(tensors)
@@ -350,7 +354,7 @@ def register_multi_grad_hook(tensors: Sequence[Tensor], fn: Callable, *,
                 del waiting[task_id]
                 fn(arrived.pop(task_id))
 
-        return on_grad
+        return inner_hook
 
     return _MultiHandle(tuple(t.register_hook(hook_for(i)) for i, t in enumerate(tensors)))
 
