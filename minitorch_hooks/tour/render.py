@@ -113,7 +113,7 @@ _FAREWELL = """
     That is the tour. To see where these hooks are called, read utils/hooks.py (the
     pattern of chapter 1, written once), autograd/engine.py (the order of chapter 5) and
     nn/modules/module.py (the module hooks of chapters 7 to 14, Module.__call__ first),
-    autograd/saved_tensors.py and autograd/graph.py (chapters 15 and 16).
+    autograd/saved_tensors.py and autograd/graph.py (saved-tensor and multi-grad hooks).
     "minitorch-hooks tour --chapter N" shows one chapter again.
 
     To watch the hooks of your own code, wrap it in "with minitorch_hooks.trace(model) as
