@@ -20,6 +20,7 @@ import numpy as np
 
 from .._tensor import Tensor
 from ..utils.hooks import RemovableHandle, check_callable
+from .grad_mode import _State
 from .saved_tensors import (  # noqa: F401 - PyTorch has the hooks in autograd.graph
     SavedTensor,
     disable_saved_tensors_hooks,
@@ -47,9 +48,11 @@ _FREED = (
 class Node:
     """One step of the backward graph.
 
-    Subclasses implement ``backward(*grad_outputs)`` on NumPy arrays and return one gradient
-    per entry of ``next_functions``. The engine reduces broadcast gradients and casts dtypes
-    afterwards (``_input_meta``), so a formula never has to.
+    Subclasses implement ``backward(*grad_outputs)`` and return one gradient per entry of
+    ``next_functions``. The formula runs on NumPy arrays, or on Tensors under create_graph,
+    so it uses only operators and the helpers of ``autograd/_formula.py``. The engine
+    reduces broadcast gradients and casts dtypes afterwards (``_input_meta``), so a formula
+    never has to.
     """
 
     # Slots only, no ``__dict__``: like PyTorch's nodes, a node takes no attributes of the
@@ -130,10 +133,18 @@ class Node:
             return Tensor._wrap(np.asarray(saved))
         return saved.tensor(self)
 
-    def saved_arrays(self) -> tuple[np.ndarray, ...]:
-        """The saved values, checked against in-place changes and against being freed."""
+    def saved_arrays(self) -> list[Any]:
+        """The saved values, checked against in-place changes and against being freed.
+
+        NumPy arrays, or under create_graph (grad mode on during backward) the saved
+        tensors themselves, so that the formula's result depends on them in the new graph:
+        a saved input is the very tensor, a saved output one with this node as grad_fn.
+        """
         if self._saved is None:
             raise RuntimeError(_FREED)
+        if _State.enabled:
+            return [saved.tensor(self) if type(saved) is SavedTensor else saved
+                    for saved in self._saved]
         arrays = []  # a plain loop: before Python 3.12 a comprehension is a function call
         for saved in self._saved:
             arrays.append(saved.unpack(self) if type(saved) is SavedTensor else saved)
@@ -154,7 +165,7 @@ class Node:
                 saved.data, saved._version_counter = tensor._data, tensor._version_counter
                 saved._saved_version = tensor._version_counter[0]
 
-    def backward(self, *grad_outputs: np.ndarray) -> Any:
+    def backward(self, *grad_outputs: Any) -> Any:
         raise NotImplementedError(f"{self.name()} has no backward formula")
 
     # -- hooks ----------------------------------------------------------------------------
