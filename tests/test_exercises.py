@@ -428,7 +428,7 @@ def test_check_list_names_every_exercise_and_its_file(capsys):
     assert f"Their texts and files: {FIRST.folder.parent}" in lines
 
 
-AFTER_THE_LAST = str(len(EXERCISES) + 1)
+AFTER_THE_LAST = str(EXERCISES[-1].number + 1)
 
 
 @pytest.mark.parametrize("argv", [["check"], ["check", "0"], ["check", AFTER_THE_LAST],
@@ -493,6 +493,7 @@ def test_when_every_check_passes_check_points_to_the_next_exercise(capsys, workd
     learner_copy(workdir, FIRST, FIRST.solution.read_text(encoding="utf-8"))
     _, out, _ = run(capsys, "check", "1")
     assert f"Next: exercise 2, {EXERCISES[1].title}:" in out
+    assert [e.number for e in EXERCISES] == sorted({e.number for e in EXERCISES})
     assert "    minitorch-hooks start 2" in out
     last = EXERCISES[-1]
     learner_copy(workdir, last, last.solution.read_text(encoding="utf-8"))

@@ -24,7 +24,7 @@ import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..tutorials import EXERCISES, Exercise
+from ..tutorials import EXERCISES, NUMBERS, Exercise, by_number
 from ..tutorials.checking import Check, Result, check_source, describe_error, run_exercise
 from ..tutorials.notebooks import PAIR_COMMAND, is_paired
 from .hint_memory import HintMemory
@@ -44,13 +44,12 @@ _CHECK_LINES = 30  # a failed check's code is shown up to this length
 
 def add_exercise_commands(commands: argparse._SubParsersAction) -> None:
     """Add ``show``, ``start`` and ``check`` to the subcommands of ``minitorch-hooks``."""
-    count = len(EXERCISES)
-    number_help = f"the exercise (1 to {count})"
+    number_help = f"the exercise ({NUMBERS[0]} to {NUMBERS[-1]})"
     show_text = commands.add_parser(
         "show", help="print exercise N's text",
         description=("Print exercise N's text: what to build, step by step. At a "
                      "terminal, long text goes through a pager ($PAGER, or less -R)."))
-    show_text.add_argument("number", type=int, choices=range(1, count + 1), metavar="N",
+    show_text.add_argument("number", type=int, choices=NUMBERS, metavar="N",
                            help=number_help)
     show_text.add_argument("--no-pager", action="store_true",
                            help="print straight to the terminal, without a pager")
@@ -61,7 +60,7 @@ def add_exercise_commands(commands: argparse._SubParsersAction) -> None:
         description=("Copy exercise N's starter file, and its text as a .md file beside "
                      "it, into the current directory. Fill in the gaps, then run "
                      "'minitorch-hooks check N'. An existing file is never overwritten."))
-    start.add_argument("number", type=int, choices=range(1, count + 1), metavar="N",
+    start.add_argument("number", type=int, choices=NUMBERS, metavar="N",
                        help=number_help)
     start.set_defaults(handler=run_start)
 
@@ -73,7 +72,7 @@ def add_exercise_commands(commands: argparse._SubParsersAction) -> None:
                      "there is none, and report each step. A failed step shows what was "
                      "expected; its hint comes with --hint, or when it fails again."))
     which = check.add_mutually_exclusive_group(required=True)
-    which.add_argument("number", nargs="?", type=int, choices=range(1, count + 1),
+    which.add_argument("number", nargs="?", type=int, choices=NUMBERS,
                        metavar="N", help=number_help)
     which.add_argument("--all", action="store_true", help="check every exercise")
     which.add_argument("--list", action="store_true",
@@ -94,7 +93,7 @@ def text_copy_name(exercise: Exercise) -> str:
 
 def run_show(args: argparse.Namespace) -> int:
     """``minitorch-hooks show N``: print the exercise's text."""
-    show(EXERCISES[args.number - 1].text.read_text(encoding="utf-8").rstrip("\n"),
+    show(by_number(args.number).text.read_text(encoding="utf-8").rstrip("\n"),
          use_pager=not args.no_pager)
     return 0
 
@@ -112,7 +111,7 @@ def _copy(source: Path, target: Path) -> bool:
 def run_start(args: argparse.Namespace) -> int:
     """``minitorch-hooks start N``: copy the starter and the text here, unless the starter
     is here already (a text already here is kept: it may hold the learner's notes)."""
-    exercise = EXERCISES[args.number - 1]
+    exercise = by_number(args.number)
     target = Path.cwd() / exercise.starter.name
     if not _copy(exercise.starter, target):
         print(f"{target.name} is already here, and 'start' never overwrites your work. "
@@ -142,7 +141,7 @@ def run_check(args: argparse.Namespace) -> int:
         print(_exercise_list())
         return 0
     report = _Report(use_color(args.no_color) and _can_print_symbols(), args.hint)
-    chosen = EXERCISES if args.all else (EXERCISES[args.number - 1],)
+    chosen = EXERCISES if args.all else (by_number(args.number),)
     done = [report.exercise(exercise, args.solution) for exercise in chosen]
     if args.all:
         print(f"{sum(done)} of {len(done)} exercises pass every check.")
@@ -152,9 +151,9 @@ def run_check(args: argparse.Namespace) -> int:
 
 
 def _next_exercise(exercise: Exercise) -> str:
-    if exercise.number == len(EXERCISES):
+    if exercise is EXERCISES[-1]:
         return "That was the last exercise: well done."
-    following = EXERCISES[exercise.number]
+    following = EXERCISES[EXERCISES.index(exercise) + 1]
     return (f"Next: exercise {following.number}, {following.title}:\n\n"
             f"    minitorch-hooks start {following.number}\n")
 

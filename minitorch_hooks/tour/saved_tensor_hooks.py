@@ -37,10 +37,11 @@ CHAPTER = Chapter(
         gradient of x * w with respect to x is w, so multiplication keeps both factors.
         Those saved tensors are often the largest part of the memory a training step
         holds between forward and backward. saved_tensors_hooks(pack_hook, unpack_hook)
-        lets you decide how they are kept. While the with block is active, every tensor an operation saves
-        is handed to pack_hook, and autograd keeps whatever pack_hook returns instead of
-        the tensor. In backward, when the operation needs the tensor again, unpack_hook
-        receives that object and must return a tensor of the same size.
+        lets you decide how they are kept. While the with block is active, every tensor
+        an operation saves is handed to pack_hook, and autograd keeps whatever pack_hook
+        returns instead of the tensor. In backward, when the operation needs the tensor
+        again, unpack_hook receives that object and must return a tensor of the same
+        size.
 
         The hooks do not change the result; they change where the tensor lives meanwhile:
         copied to the CPU (torch.autograd.graph.save_on_cpu), stored in a smaller dtype,
