@@ -47,3 +47,14 @@ def test_the_extras_table_lists_every_extra():
     for page in (ROOT / "docs/start/install.md", ROOT / "CONTRIBUTING.md"):
         rows = re.findall(r"^\| `(\w+)` \|", page.read_text(encoding="utf-8"), re.MULTILINE)
         assert sorted(rows) == sorted(extras), page
+
+
+def test_the_quick_start_makes_a_venv_first():
+    """PEP 668 systems (Debian, Ubuntu, Homebrew) refuse pip outside a virtual
+    environment, so the first command of the README makes and activates one."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = readme.split("## Quick start", 1)[1].split("```sh\n", 1)[1].split("```", 1)[0]
+    lines = block.splitlines()
+    assert lines[0].startswith("python3 -m venv .venv && . .venv/bin/activate")
+    assert lines[1:] == ["pip install . && minitorch-hooks tour",
+                         'pip install -e ".[test]" && pytest']

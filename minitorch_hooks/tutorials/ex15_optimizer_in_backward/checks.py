@@ -32,20 +32,29 @@ def expect_same_weights(hooked, reference, when):
         expect_close(mine, theirs, f"{name} {when}")
 
 
+def train_twins(torch, hooked, reference, passes, every=1, **sgd):
+    """Backward passes on both twins; the reference steps with ``torch.optim.SGD(**sgd)``
+    after every ``every`` passes. Yields each pass's number once the weights agree."""
+    _, batches = twins(torch)
+    optimizer = torch.optim.SGD(reference.parameters(), **sgd)
+    for number, x in enumerate(batches[:passes], start=1):
+        loss(hooked, x).backward()
+        loss(reference, x).backward()
+        if number % every == 0:
+            optimizer.step()
+            optimizer.zero_grad()
+        expect_same_weights(hooked, reference, f"after backward pass {number}")
+        yield number
+
+
 @CHECKS(step=1, title="sgd_in_backward takes SGD's step during backward, and frees .grad",
         hint="def step(param): param.add_(param.grad, alpha=-lr); param.grad = None; "
              "register it on each parameter with register_post_accumulate_grad_hook")
 def sgd_steps_in_backward(ex, torch):
-    (hooked, reference), batches = twins(torch)
+    (hooked, reference), _ = twins(torch)
     handles = ex.sgd_in_backward(hooked, lr=0.1)
     expect(len(handles) == 2, f"{len(handles)} handles returned; Linear has 2 parameters")
-    optimizer = torch.optim.SGD(reference.parameters(), lr=0.1)
-    for number, x in enumerate(batches[:2], start=1):
-        loss(hooked, x).backward()
-        optimizer.zero_grad()
-        loss(reference, x).backward()
-        optimizer.step()
-        expect_same_weights(hooked, reference, f"after backward pass {number}")
+    for _ in train_twins(torch, hooked, reference, passes=2, lr=0.1):
         expect(all(p.grad is None for p in hooked.parameters()),
                "a gradient is still in .grad after backward: set param.grad = None "
                "once it is used")
@@ -75,31 +84,19 @@ def the_update_is_plain_and_removable(ex, torch):
              "time, else buffers[param].mul_(momentum).add_(param.grad); then "
              "param.add_(buffers[param], alpha=-lr); param.grad = None")
 def momentum_matches_sgd(ex, torch):
-    (hooked, reference), batches = twins(torch)
+    (hooked, reference), _ = twins(torch)
     ex.momentum_in_backward(hooked, lr=0.05, momentum=0.9)
-    optimizer = torch.optim.SGD(reference.parameters(), lr=0.05, momentum=0.9)
-    for number, x in enumerate(batches[:3], start=1):
-        loss(hooked, x).backward()
-        optimizer.zero_grad()
-        loss(reference, x).backward()
-        optimizer.step()
-        expect_same_weights(hooked, reference, f"after backward pass {number}")
+    for _ in train_twins(torch, hooked, reference, passes=3, lr=0.05, momentum=0.9):
+        pass  # train_twins compares the weights after each pass
 
 
 @CHECKS(step=3, title="accumulate_in_backward steps with the sum of every 2 passes",
         hint="count the calls per parameter in a dict; at every `every`-th one take the "
              "SGD step with param.grad (the sum so far) and set param.grad = None")
 def accumulation_matches_sgd(ex, torch):
-    (hooked, reference), batches = twins(torch)
+    (hooked, reference), _ = twins(torch)
     ex.accumulate_in_backward(hooked, lr=0.01, every=2)
-    optimizer = torch.optim.SGD(reference.parameters(), lr=0.01)
-    for number, x in enumerate(batches, start=1):
-        loss(hooked, x).backward()
-        loss(reference, x).backward()
-        if number % 2 == 0:
-            optimizer.step()
-            optimizer.zero_grad()
-        expect_same_weights(hooked, reference, f"after backward pass {number}")
+    for number in train_twins(torch, hooked, reference, passes=4, every=2, lr=0.01):
         accumulating = number % 2 == 1
         expect(all((p.grad is not None) is accumulating for p in hooked.parameters()),
                f"after backward pass {number}, .grad should "
