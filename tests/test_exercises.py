@@ -632,3 +632,15 @@ def test_exercise_10_rejects_an_engine_that_breaks_ties_by_arrival(tmp_path):
     path.write_text(fifo, encoding="utf-8")
     failed = [r.check.function.__name__ for r in results(exercise, path) if r.status != "pass"]
     assert failed == ["tied_leaves_follow_the_heap"]
+
+
+@pytest.mark.parametrize("exercise", EXERCISES, ids=IDS)
+def test_hints_are_wrapped_between_calls_never_inside_one(exercise):
+    from minitorch_hooks.cli.exercises import _note
+
+    for check in exercise.checks():
+        lines = _note("hint: ", check.hint).splitlines()
+        assert " ".join(" ".join(lines).split()) == " ".join(f"hint: {check.hint}".split())
+        for line in lines:
+            assert line.count("(") == line.count(")"), (check.hint, line)
+            assert line.count("[") == line.count("]"), (check.hint, line)

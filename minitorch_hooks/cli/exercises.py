@@ -173,7 +173,8 @@ def _exercise_list() -> str:
     lines = [f"{exercise.number:2}. {exercise.title:{width}}  {exercise.starter.name}"
              for exercise in EXERCISES]
     lines += ["", f"Their texts and files: {EXERCISES[0].folder.parent}",
-              "Start one with 'minitorch-hooks start N', then 'minitorch-hooks check N'."]
+              "Read one with 'minitorch-hooks show N'; start it with 'minitorch-hooks start N',",
+              "then check your work with 'minitorch-hooks check N'."]
     return "\n".join(lines)
 
 
@@ -347,8 +348,24 @@ class _Report:
         return self.paint(text + ".", _GREEN) if counts["pass"] == ran else text + "."
 
 
+class _CodeWrapper(textwrap.TextWrapper):
+    """Wraps only at spaces outside brackets, so that a call in a hint or a message,
+    ``self.hooks.pop(id, None)``, is never cut in two."""
+
+    def _split(self, text: str) -> list[str]:
+        chunks, current, depth = [], "", 0
+        for char in text:
+            depth = depth + (char in "([{") - (depth > 0 and char in ")]}")
+            if char == " " and depth == 0:
+                chunks += [current, " "]
+                current = ""
+            else:
+                current += char
+        return [chunk for chunk in [*chunks, current] if chunk]
+
+
 def _note(label: str, text: str, indent: str = " " * 6) -> str:
     """An indented, wrapped line under a check: its reason, the next gap, or a hint."""
-    return textwrap.fill(text, width=_WIDTH, initial_indent=indent + label,
-                         subsequent_indent=indent + " " * len(label),
-                         break_long_words=False, break_on_hyphens=False)
+    return _CodeWrapper(width=_WIDTH, initial_indent=indent + label,
+                        subsequent_indent=indent + " " * len(label),
+                        break_long_words=False, break_on_hyphens=False).fill(text)
