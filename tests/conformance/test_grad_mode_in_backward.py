@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 from harness import assert_same_outcome
+from test_custom_function import square
 
 
 def _seen(torch, events, site):
@@ -180,29 +181,17 @@ def test_a_reentrant_backward_on_a_graph_built_earlier_still_works():
 
 def test_a_custom_backward_records_only_under_create_graph():
     def scenario(torch):
-        class Square(torch.autograd.Function):
-            @staticmethod
-            def forward(ctx, x):
-                ctx.save_for_backward(x)
-                return x * x
-
-            @staticmethod
-            def backward(ctx, grad):
-                (x,) = ctx.saved_tensors
-                result = 2 * x * grad
-                return result, (torch.is_grad_enabled(), result.requires_grad,
-                                result.grad_fn is None)
-
         recorded = []
-        x = torch.tensor([1.0, -2.0], requires_grad=True)
 
-        class Probe(Square):
+        class Probe(square(torch)):
             @staticmethod
             def backward(ctx, grad):
-                result, seen = Square.backward(ctx, grad)
-                recorded.append(seen)
+                result = square(torch).backward(ctx, grad)
+                recorded.append((torch.is_grad_enabled(), result.requires_grad,
+                                 result.grad_fn is None))
                 return result
 
+        x = torch.tensor([1.0, -2.0], requires_grad=True)
         Probe.apply(x).sum().backward()
         (g,) = torch.autograd.grad((Probe.apply(x) * x).sum(), x, create_graph=True)
         return recorded, x.grad, g.requires_grad
