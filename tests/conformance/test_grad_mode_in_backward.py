@@ -197,3 +197,27 @@ def test_a_custom_backward_records_only_under_create_graph():
         return recorded, x.grad, g.requires_grad
 
     assert_same_outcome(scenario)
+
+
+def test_a_mode_set_by_a_hook_lasts_until_the_next_node():
+    """PyTorch restores the pass's grad mode before each node: a hook that switches grad
+    mode on without restoring it affects the hooks of its node only."""
+    def scenario(torch):
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        y = x * 2
+        z = y * 3
+        events = []
+
+        def switch_on(grad):
+            torch.set_grad_enabled(True)
+
+        z.register_hook(switch_on)
+        z.register_hook(lambda g: events.append(("z", torch.is_grad_enabled())))
+        y.register_hook(lambda g: events.append(("y", torch.is_grad_enabled())))
+        loss = z.sum()
+        with torch.no_grad():
+            loss.backward()
+            events.append(("after", torch.is_grad_enabled()))
+        return events
+
+    assert_same_outcome(scenario)
