@@ -269,7 +269,8 @@ def _var_backward(grad: Any, x: Any, axes: tuple[int, ...] | None,
         # PyTorch's special case: 2 / 0 is inf, and inf * 0 is nan where x is the mean.
         infinite = np.where(F.array(centred) == 0, np.nan, np.inf).astype(F.dtype(x))
         return grad * F.like(infinite, grad)
-    return F.astype(2.0 / dof * _unreduce(grad, axes, keepdim) * centred, F.dtype(x))
+    scale = float(np.divide(2.0, dof))  # inf for no degrees of freedom, as in PyTorch
+    return F.astype(scale * _unreduce(grad, axes, keepdim) * centred, F.dtype(x))
 
 
 class StdBackward0(Node):

@@ -279,7 +279,7 @@ def expand(input: Tensor, *sizes: Any) -> Tensor:
     ``-1`` keeps a dimension's size."""
     data = input._data
     target = expanded_shape(input, _shape_from(sizes))
-    return _as_view(record(expanded(data, target), ExpandBackward0, (input,),
+    return _as_view(record(F.expanded(data, target), ExpandBackward0, (input,),
                            shape=data.shape), input)
 
 
@@ -313,22 +313,6 @@ def expanded_shape(input: Tensor, sizes: tuple[int, ...]) -> tuple[int, ...]:
 def expand_as(input: Tensor, other: Tensor) -> Tensor:
     """``expand(other.size())``: broadcast to another tensor's shape, without copying."""
     return expand(input, other._data.shape)
-
-
-def expanded(data: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
-    """``data`` repeated along its size-1 (and new leading) dimensions without copying.
-
-    Those dimensions get stride 0: all their elements are one element in memory, as in
-    PyTorch's ``expand``. Unlike ``np.broadcast_to`` the view is writable, because PyTorch
-    lets ``fill_`` and ``zero_`` write through it; the other in-place operations refuse
-    such a tensor (``inplace.check_no_internal_overlap``).
-    """
-    lead = len(shape) - data.ndim
-    strides = (0,) * lead + tuple(stride if size == new_size else 0 for size, new_size, stride
-                                  in zip(data.shape, shape[lead:], data.strides))
-    if data.flags.c_contiguous:  # the usual case, built straight on its memory: 4x faster
-        return np.ndarray(shape, data.dtype, data, 0, strides)
-    return np.lib.stride_tricks.as_strided(data, shape, strides)
 
 
 # -- indexing --------------------------------------------------------------------------

@@ -13,11 +13,11 @@ from .._tensor import Tensor
 from .engine import run_backward
 from .function import Function, FunctionCtx
 from .grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
-from .gradcheck import GradcheckError, gradcheck
+from .gradcheck import GradcheckError, gradcheck, gradgradcheck
 from .graph import Node
 
 __all__ = ["backward", "grad", "no_grad", "enable_grad", "set_grad_enabled",
-           "is_grad_enabled", "Node", "gradcheck", "GradcheckError",
+           "is_grad_enabled", "Node", "gradcheck", "gradgradcheck", "GradcheckError",
            "Function", "FunctionCtx"]
 
 

@@ -126,8 +126,23 @@ def expand(x: Any, shape: tuple[int, ...]) -> Any:
     """``x`` repeated along its size-1 (and new leading) dimensions, without copying."""
     if type(x) is Tensor:
         return x.expand(shape)
-    from .._ops.shape import expanded
     return expanded(np.asarray(x), shape)
+
+
+def expanded(data: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """``data`` repeated along its size-1 (and new leading) dimensions without copying.
+
+    Those dimensions get stride 0: all their elements are one element in memory, as in
+    PyTorch's ``expand``. Unlike ``np.broadcast_to`` the view is writable, because PyTorch
+    lets ``fill_`` and ``zero_`` write through it; the other in-place operations refuse
+    such a tensor (``inplace.check_no_internal_overlap``).
+    """
+    lead = len(shape) - data.ndim
+    strides = (0,) * lead + tuple(stride if size == new_size else 0 for size, new_size, stride
+                                  in zip(data.shape, shape[lead:], data.strides))
+    if data.flags.c_contiguous:  # the usual case, built straight on its memory: 4x faster
+        return np.ndarray(shape, data.dtype, data, 0, strides)
+    return np.lib.stride_tricks.as_strided(data, shape, strides)
 
 
 def full(shape: tuple[int, ...], x: Any) -> Any:

@@ -108,6 +108,8 @@ def run_backward(
         while ready or ready_leaves:
             node = ready_leaves.popleft() if ready_leaves else heapq.heappop(ready)[1]
             grads = buffers.pop(node)
+            # Each node starts in the pass's mode, whatever a hook of an earlier one set.
+            _State.enabled = create_graph
             if needed is not None and node not in needed and node not in captures:
                 continue  # leads to none of the inputs: PyTorch runs neither it nor its hooks
             hooks, at_leaf = node._hooks, type(node) is AccumulateGrad

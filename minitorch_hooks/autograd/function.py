@@ -110,7 +110,7 @@ class BackwardCFunction(Node, FunctionCtx):
         if self.materialize_grads:
             grad_outputs = [np.zeros(shape, dtype) if g is None else g
                             for g, (shape, dtype) in zip(grad_outputs, self._output_meta)]
-        wrapped = [None if g is None or type(g) is Tensor else Tensor._wrap(g)
+        wrapped = [g if g is None or type(g) is Tensor else Tensor._wrap(g)
                    for g in grad_outputs]
         results = self._forward_cls.backward(self, *wrapped)
         return self._check(results if isinstance(results, tuple) else (results,))
