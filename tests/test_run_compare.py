@@ -185,6 +185,23 @@ def test_run_real_torch_traces_pytorch(capsys, tmp_path):
     assert code == 0
     assert out.startswith("2.13.0")
     assert "tensor hook  leaf tensor [2]  <lambda>(grad=[2])" in out
+    assert "\nHook timeline (PyTorch, by minitorch_hooks.trace):\n" in out
+    assert "graph-node hooks, grad_fn.register_hook and register_prehook, cannot be" in out
+
+
+def test_run_mermaid_to_a_markdown_file_is_fenced(capsys, tmp_path):
+    page, bare = tmp_path / "timeline.md", tmp_path / "timeline.mmd"
+    code, _, _ = run(capsys, "run", "--mermaid", str(page), script(tmp_path, """
+        import torch
+        x = torch.ones(2, requires_grad=True)
+        x.register_hook(lambda grad: None)
+        x.sum().backward()
+    """))
+    assert code == 0
+    text = page.read_text()
+    assert text.startswith("```mermaid\nsequenceDiagram\n") and text.endswith("\n```\n")
+    run(capsys, "run", "--mermaid", str(bare), str(tmp_path / "script.py"))
+    assert bare.read_text() == text.removeprefix("```mermaid\n").removesuffix("```\n")
 
 
 # -- compare --------------------------------------------------------------------------------
