@@ -105,8 +105,9 @@ def run_suite() -> tuple[dict[str, dict[str, Behaviour]], str]:
     try:
         import torch
     except ImportError:
-        sys.exit("real PyTorch is needed to generate the conformance page: "
-                 "pip install -e '.[test,conformance]'")
+        from minitorch_hooks.cli.pytorch import MISSING
+
+        sys.exit(f"the conformance page needs PyTorch: {MISSING}")
     recorder = _Recorder()
     with contextlib.redirect_stdout(io.StringIO()):
         pytest.main([*(str(ROOT / p) for p in SUITE), "-q", "-p", "no:cacheprovider",

@@ -20,6 +20,7 @@ from harness import real_torch
 
 import minitorch_hooks
 from minitorch_hooks.__main__ import main
+from minitorch_hooks.cli.pytorch import INSTALL_PYTORCH
 
 
 def script(tmp_path: pathlib.Path, source: str, name: str = "script.py") -> str:
@@ -184,6 +185,23 @@ def test_run_real_torch_traces_pytorch(capsys, tmp_path):
     assert code == 0
     assert out.startswith("2.13.0")
     assert "tensor hook  leaf tensor [2]  <lambda>(grad=[2])" in out
+    assert "\nHook timeline (PyTorch, by minitorch_hooks.trace):\n" in out
+    assert "graph-node hooks, grad_fn.register_hook and register_prehook, cannot be" in out
+
+
+def test_run_mermaid_to_a_markdown_file_is_fenced(capsys, tmp_path):
+    page, bare = tmp_path / "timeline.md", tmp_path / "timeline.mmd"
+    code, _, _ = run(capsys, "run", "--mermaid", str(page), script(tmp_path, """
+        import torch
+        x = torch.ones(2, requires_grad=True)
+        x.register_hook(lambda grad: None)
+        x.sum().backward()
+    """))
+    assert code == 0
+    text = page.read_text()
+    assert text.startswith("```mermaid\nsequenceDiagram\n") and text.endswith("\n```\n")
+    run(capsys, "run", "--mermaid", str(bare), str(tmp_path / "script.py"))
+    assert bare.read_text() == text.removeprefix("```mermaid\n").removesuffix("```\n")
 
 
 # -- compare --------------------------------------------------------------------------------
@@ -251,5 +269,4 @@ def test_compare_without_pytorch_says_how_to_install_it_and_exits_2(tmp_path):
         capture_output=True, text=True, env=env, timeout=60, check=False)
     assert (result.returncode, result.stdout) == (2, "")
     assert "real PyTorch is not installed" in result.stderr
-    assert "pip install torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu" \
-        in result.stderr
+    assert INSTALL_PYTORCH in result.stderr

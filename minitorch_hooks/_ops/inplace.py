@@ -30,6 +30,7 @@ import numpy as np
 from .. import _dtype
 from .._generator import Generator
 from .._tensor import Tensor
+from ..autograd import _formula as F
 from ..autograd.function import custom_function_view_error
 from ..autograd.grad_mode import _State, no_grad
 from ..autograd.graph import Node
@@ -196,7 +197,7 @@ class FillBackward2(Node):
     __slots__ = ()
 
     def backward(self, grad):
-        return np.zeros_like(grad)
+        return F.zeros_like(grad)
 
 
 class FillBackward3(FillBackward2):
@@ -205,7 +206,7 @@ class FillBackward3(FillBackward2):
     __slots__ = ()
 
     def backward(self, grad):
-        return np.zeros_like(grad), grad.sum()
+        return F.zeros_like(grad), grad.sum()
 
 
 class ZeroBackward0(FillBackward2):
@@ -278,7 +279,7 @@ class CopyBackwards(Node):
         return "torch::autograd::CopyBackwards"  # a C++ node, like AccumulateGrad
 
     def backward(self, grad):
-        return np.zeros_like(grad), grad
+        return F.zeros_like(grad), grad
 
 
 def copy_(self: Tensor, src: Tensor) -> Tensor:

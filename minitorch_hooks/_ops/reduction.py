@@ -18,9 +18,9 @@ import numpy as np
 
 from .. import return_types
 from .._tensor import Tensor, _wrap_dim
+from ..autograd import _formula as F
 from ..autograd.graph import Node
 from ._record import record
-from .shape import expanded
 
 Dims = int | Sequence[int] | None
 
@@ -33,17 +33,17 @@ def _axes(dim: Dims, ndim: int) -> tuple[int, ...] | None:
     return axes if ndim else ()
 
 
-def _spread(grad: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+def _spread(grad: Any, shape: tuple[int, ...]) -> Any:
     """``grad`` repeated over ``shape``, as a new array: each reduced element gets the same
     gradient. (A sum's gradient is a view instead, see ``SumBackward0``; PyTorch's mean
     divides that view, which makes a new tensor.)"""
-    return np.full(shape, grad)
+    return F.full(shape, grad)
 
 
-def _unreduce(grad: np.ndarray, axes: tuple[int, ...] | None, keepdim: bool) -> np.ndarray:
+def _unreduce(grad: Any, axes: tuple[int, ...] | None, keepdim: bool) -> Any:
     """Re-insert the reduced dimensions, of size 1, that ``keepdim=False`` removed."""
     if axes is not None and not keepdim:
-        return np.expand_dims(grad, axes)
+        return F.expand_dims(grad, axes)
     return grad
 
 
@@ -55,14 +55,14 @@ class SumBackward0(Node):
     __slots__ = ("shape",)
 
     def backward(self, grad):
-        return expanded(np.asarray(grad), self.shape)
+        return F.expand(grad, self.shape)
 
 
 class SumBackward1(SumBackward0):
     __slots__ = ("axes", "keepdim")
 
     def backward(self, grad):
-        return expanded(_unreduce(grad, self.axes, self.keepdim), self.shape)
+        return F.expand(_unreduce(grad, self.axes, self.keepdim), self.shape)
 
 
 def sum(input: Tensor, dim: Dims = None, keepdim: bool = False, *,  # noqa: A001
@@ -137,10 +137,12 @@ class _DimExtremumBackward(Node):
 
     def backward(self, grad):
         (winners,) = self.saved_arrays()  # the indices output, which PyTorch saves
-        indices = winners if self.keepdim else np.expand_dims(winners, self.axis)
-        grad_input = np.zeros(self.shape or (1,), dtype=grad.dtype)
-        np.put_along_axis(grad_input, indices, grad.reshape(indices.shape), axis=self.axis)
-        return grad_input.reshape(self.shape)
+        shape = self.shape or (1,)
+        indices = F.array(winners).reshape(shape[:self.axis] + (1,) + shape[self.axis + 1:])
+        key = tuple(indices if d == self.axis else np.arange(size).reshape(
+            (-1,) + (1,) * (len(shape) - d - 1)) for d, size in enumerate(shape))
+        return F.scatter(shape, key, grad.reshape(indices.shape),
+                         node_type=F.ScatterBackward0).reshape(self.shape)
 
 
 class MaxBackward0(_DimExtremumBackward):
@@ -205,10 +207,8 @@ class LinalgVectorNormBackward0(Node):
     def backward(self, grad):
         x, norm = self.saved_arrays()
         if self.axes is not None and not self.keepdim:
-            grad, norm = np.expand_dims(grad, self.axes), np.expand_dims(norm, self.axes)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            scale = np.where(norm == 0, 0, grad / norm)
-        return x * scale
+            grad, norm = F.expand_dims(grad, self.axes), F.expand_dims(norm, self.axes)
+        return x * F.where(norm == 0, 0, grad / norm)
 
 
 def norm(input: Tensor, p: float = 2, dim: Dims = None, keepdim: bool = False) -> Tensor:
@@ -260,15 +260,17 @@ class VarBackward0(Node):
         return _var_backward(grad, x, self.axes, self.keepdim, self.correction)
 
 
-def _var_backward(grad: np.ndarray, x: np.ndarray, axes: tuple[int, ...] | None,
-                  keepdim: bool, correction: float) -> np.ndarray:
-    centred = x - x.mean(axis=axes, keepdims=True)
-    count = x.size if axes is None else math.prod(x.shape[a] for a in axes)
-    dof = np.float64(count - correction)
+def _var_backward(grad: Any, x: Any, axes: tuple[int, ...] | None,
+                  keepdim: bool, correction: float) -> Any:
+    centred = x - F.mean(x, axes)
+    count = F.numel(x) if axes is None else math.prod(x.shape[a] for a in axes)
+    dof = float(count - correction)
     if (axes is None or x.ndim == 0) and dof <= 0:
         # PyTorch's special case: 2 / 0 is inf, and inf * 0 is nan where x is the mean.
-        return grad * np.where(centred == 0, np.nan, np.inf).astype(x.dtype)
-    return (2.0 / dof * _unreduce(grad, axes, keepdim) * centred).astype(x.dtype)
+        infinite = np.where(F.array(centred) == 0, np.nan, np.inf).astype(F.dtype(x))
+        return grad * F.like(infinite, grad)
+    scale = float(np.divide(2.0, dof))  # inf for no degrees of freedom, as in PyTorch
+    return F.astype(scale * _unreduce(grad, axes, keepdim) * centred, F.dtype(x))
 
 
 class StdBackward0(Node):
@@ -281,9 +283,9 @@ class StdBackward0(Node):
     def backward(self, grad):
         x, std = self.saved_arrays()
         if self.axes is not None and not self.keepdim:
-            std = np.expand_dims(std, self.axes)
-            grad = np.expand_dims(grad, self.axes)
-        grad_var = np.where(std == 0, 0, grad / (2 * std))
+            std = F.expand_dims(std, self.axes)
+            grad = F.expand_dims(grad, self.axes)
+        grad_var = F.where(std == 0, 0, grad / (2 * std))
         return _var_backward(grad_var, x, self.axes, True, self.correction)
 
 

@@ -20,6 +20,7 @@ import numpy as np
 
 from .. import _dtype
 from .._tensor import Tensor, _c_name
+from ..autograd import _formula as F
 from ..autograd.grad_mode import _State, no_grad
 from ..autograd.graph import Node
 from . import shape
@@ -52,11 +53,9 @@ class IndexPutBackward0(Node):
         return shape.IndexBackward0._saved_named(self, name, raw)  # a tuple, as for x[index]
 
     def backward(self, grad):
-        arrays = iter(self.saved_arrays())
+        arrays = map(F.array, self.saved_arrays())
         key = tuple(next(arrays) if isinstance(item, np.ndarray) else item for item in self.key)
-        grad_self = grad.copy()
-        grad_self[key] = 0
-        return grad_self, grad[key]
+        return F.zero_at(grad, key), F.take(grad, key)
 
 
 _EXPANDED_INDEX_PUT = (
@@ -191,7 +190,7 @@ class MaskedFillBackward0(Node):
 
     def backward(self, grad):
         (mask,) = self.saved_arrays()
-        return np.where(mask, np.zeros((), dtype=grad.dtype), grad)
+        return F.where(mask, 0, grad)
 
 
 class MaskedFillBackward1(MaskedFillBackward0):
@@ -202,8 +201,7 @@ class MaskedFillBackward1(MaskedFillBackward0):
 
     def backward(self, grad):
         (mask,) = self.saved_arrays()
-        zero = np.zeros((), dtype=grad.dtype)
-        return np.where(mask, zero, grad), np.where(mask, grad, zero).sum()
+        return F.where(mask, 0, grad), F.where(mask, grad, 0).sum()
 
 
 def _masked_fill_value(mask: Tensor, value: Any, dtype: np.dtype) -> np.ndarray:

@@ -9,6 +9,7 @@ See https://pytorch.org/docs/stable/autograd.html#torch.autograd.graph.Node
 
 from __future__ import annotations
 
+import functools
 import itertools
 import weakref
 from collections import OrderedDict
@@ -19,6 +20,7 @@ import numpy as np
 
 from .._tensor import Tensor
 from ..utils.hooks import RemovableHandle, check_callable
+from .grad_mode import _State
 from .saved_tensors import (  # noqa: F401 - PyTorch has the hooks in autograd.graph
     SavedTensor,
     disable_saved_tensors_hooks,
@@ -46,9 +48,11 @@ _FREED = (
 class Node:
     """One step of the backward graph.
 
-    Subclasses implement ``backward(*grad_outputs)`` on NumPy arrays and return one gradient
-    per entry of ``next_functions``. The engine reduces broadcast gradients and casts dtypes
-    afterwards (``_input_meta``), so a formula never has to.
+    Subclasses implement ``backward(*grad_outputs)`` and return one gradient per entry of
+    ``next_functions``. The formula runs on NumPy arrays, or on Tensors under create_graph,
+    so it uses only operators and the helpers of ``autograd/_formula.py``. The engine
+    reduces broadcast gradients and casts dtypes afterwards (``_input_meta``), so a formula
+    never has to.
     """
 
     # Slots only, no ``__dict__``: like PyTorch's nodes, a node takes no attributes of the
@@ -129,10 +133,18 @@ class Node:
             return Tensor._wrap(np.asarray(saved))
         return saved.tensor(self)
 
-    def saved_arrays(self) -> tuple[np.ndarray, ...]:
-        """The saved values, checked against in-place changes and against being freed."""
+    def saved_arrays(self) -> list[Any]:
+        """The saved values, checked against in-place changes and against being freed.
+
+        NumPy arrays, or under create_graph (grad mode on during backward) the saved
+        tensors themselves, so that the formula's result depends on them in the new graph:
+        a saved input is the very tensor, a saved output one with this node as grad_fn.
+        """
         if self._saved is None:
             raise RuntimeError(_FREED)
+        if _State.enabled:
+            return [saved.tensor(self) if type(saved) is SavedTensor else saved
+                    for saved in self._saved]
         arrays = []  # a plain loop: before Python 3.12 a comprehension is a function call
         for saved in self._saved:
             arrays.append(saved.unpack(self) if type(saved) is SavedTensor else saved)
@@ -153,7 +165,7 @@ class Node:
                 saved.data, saved._version_counter = tensor._data, tensor._version_counter
                 saved._saved_version = tensor._version_counter[0]
 
-    def backward(self, *grad_outputs: np.ndarray) -> Any:
+    def backward(self, *grad_outputs: Any) -> Any:
         raise NotImplementedError(f"{self.name()} has no backward formula")
 
     # -- hooks ----------------------------------------------------------------------------
@@ -317,7 +329,9 @@ def register_multi_grad_hook(tensors: Sequence[Tensor], fn: Callable, *,
 
     Built as PyTorch builds it, from plain tensor hooks (one per tensor) that count, per
     backward run, how many of the expected gradients have arrived. So it fires among the
-    tensor hooks, in registration order, and its return value is ignored.
+    tensor hooks, in registration order, and its return value is ignored. The tensor
+    hooks carry PyTorch's names (``fn``'s own in "any" mode, ``inner_hook`` in "all"
+    mode), so that a trace of either library shows the same calls.
     See https://pytorch.org/docs/stable/autograd.html#torch.autograd.graph.register_multi_grad_hook
     """
     if mode not in ("all", "any"):
@@ -325,6 +339,7 @@ def register_multi_grad_hook(tensors: Sequence[Tensor], fn: Callable, *,
     if mode == "any":
         fired: set[int] = set()  # the backward runs in which ``fn`` has run
 
+        @functools.wraps(fn)
         def on_first_grad(grad: Tensor) -> None:
             task_id = current_graph_task_id()
             if task_id not in fired:
@@ -339,7 +354,7 @@ def register_multi_grad_hook(tensors: Sequence[Tensor], fn: Callable, *,
     waiting: dict[int, int] = {}  # per backward run: how many are still to come
 
     def hook_for(index: int) -> Callable[[Tensor], None]:
-        def on_grad(grad: Tensor) -> None:
+        def inner_hook(grad: Tensor) -> None:
             task_id = current_graph_task_id()
             if task_id not in arrived:  # the first of this run: how many will come?
                 arrived[task_id] = [None] * len(tensors)
@@ -350,7 +365,7 @@ def register_multi_grad_hook(tensors: Sequence[Tensor], fn: Callable, *,
                 del waiting[task_id]
                 fn(arrived.pop(task_id))
 
-        return on_grad
+        return inner_hook
 
     return _MultiHandle(tuple(t.register_hook(hook_for(i)) for i, t in enumerate(tensors)))
 

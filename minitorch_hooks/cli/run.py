@@ -19,6 +19,7 @@ import importlib
 import runpy
 import sys
 import traceback
+from collections.abc import Callable
 from pathlib import Path
 
 from ..tracing import Trace, trace
@@ -39,7 +40,8 @@ def add_run_command(commands: argparse._SubParsersAction) -> None:
                      help="print the timeline of every hook call after the script's output")
     run.add_argument("--svg", metavar="FILE", help="write the timeline as an SVG drawing")
     run.add_argument("--mermaid", metavar="FILE",
-                     help="write the timeline as a Mermaid sequence diagram")
+                     help="write the timeline as a Mermaid sequence diagram (a FILE "
+                          "ending in .md gets it in a ```mermaid block, ready for a page)")
     run.add_argument("--trace-json", metavar="FILE",
                      help="write the hook calls as JSON (what 'compare' reads)")
     run.add_argument("--real-torch", action="store_true",
@@ -127,12 +129,26 @@ def _print_traceback(error: BaseException, script: Path) -> None:
     print("".join(report.format()), end="", file=sys.stderr)
 
 
+ON_PYTORCH_NOTE = ("(On PyTorch, hooks are seen as they are registered; graph-node hooks, "
+                   "grad_fn.register_hook and register_prehook, cannot be, and are left out.)")
+
+
 def _report(recorded: Trace, args: argparse.Namespace) -> None:
     if args.trace:
-        print("\nHook timeline (minitorch_hooks.trace):")
+        if args.real_torch:
+            print(f"\nHook timeline (PyTorch, by minitorch_hooks.trace):\n{ON_PYTORCH_NOTE}")
+        else:
+            print("\nHook timeline (minitorch_hooks.trace):")
         print(recorded.text())
-    for path, text in ((args.svg, recorded.svg), (args.mermaid, recorded.mermaid),
+    for path, text in ((args.svg, recorded.svg), (args.mermaid, _mermaid_text(recorded, args)),
                        (args.trace_json, recorded.json)):
         if path:
             Path(path).write_text(text().rstrip("\n") + "\n", encoding="utf-8")
+
+
+def _mermaid_text(recorded: Trace, args: argparse.Namespace) -> Callable[[], str]:
+    """The diagram as it is (for a .mmd file or mermaid-cli), or fenced for Markdown."""
+    if args.mermaid and Path(args.mermaid).suffix.lower() == ".md":
+        return lambda: f"```mermaid\n{recorded.mermaid().rstrip()}\n```"
+    return recorded.mermaid
 

@@ -24,7 +24,8 @@ def example(torch: ModuleType) -> None:
     def module_hook(module, grad_input, grad_output):  # seed 003's hook, as it is
         print("hook:     grad_input =", grad_input)
         total = grad_input[0] + grad_input[1]
-        return (torch.tensor(grad_input[0] / total), torch.tensor(grad_input[1] / total))
+        return (torch.tensor(grad_input[0] / total),
+                torch.tensor(grad_input[1] / total))
 
     def show_grad_input(module, grad_input, grad_output):
         print("hook:     grad_input =", grad_input)

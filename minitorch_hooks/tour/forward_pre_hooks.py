@@ -19,7 +19,8 @@ def example(torch: ModuleType) -> None:
 
     model = SumNet()
     model.register_forward_pre_hook(add_ten_to_a)
-    print("model(1, 2, 3) =", model(torch.tensor(1.0), torch.tensor(2.0), torch.tensor(3.0)))
+    a, b, c = torch.tensor(1.0), torch.tensor(2.0), torch.tensor(3.0)
+    print("model(1, 2, 3) =", model(a, b, c))
 
     layer = torch.nn.Identity()  # forward returns its argument: we see what reached it
     x = torch.tensor([1.0, 2.0])
@@ -39,7 +40,7 @@ def example(torch: ModuleType) -> None:
     with layer.register_forward_pre_hook(seed_000_hook):
         try:
             layer(x)
-        except TypeError as error:  # the message starts with the hook's name; keep the rest
+        except TypeError as error:  # the message starts with the hook's name: cut it
             print("seed_000_hook: TypeError: ...", str(error).partition("() ")[2])
     with layer.register_forward_pre_hook(log_shape):
         layer(x)
@@ -48,7 +49,7 @@ def example(torch: ModuleType) -> None:
         return x + torch.tensor([0.5, -0.25])
 
     def noise_as_in_seed_000(module, args, kwargs):
-        return (add_noise(args[0]),)  # new args only: wrong for a hook that takes kwargs
+        return (add_noise(args[0]),)  # args only: wrong for a hook that takes kwargs
 
     def noise_with_kwargs(module, args, kwargs):
         print("noise_with_kwargs receives args =", args, "and kwargs =", kwargs)

@@ -108,9 +108,10 @@ class Trace:
 
         return finish
 
-    def text(self) -> str:
-        """The timeline as an aligned table, one hook call a row."""
-        return render_text(self.events)
+    def text(self, width: int | None = None) -> str:
+        """The timeline as an aligned table, one hook call a row; with a ``width``, a
+        call that would make a row wider goes on its own lines under the row."""
+        return render_text(self.events, width)
 
     def mermaid(self) -> str:
         """The timeline as a Mermaid sequence diagram."""
