@@ -46,11 +46,11 @@ class SavedTensor:
     not checked: the hook decided what to keep, perhaps a copy.
     """
 
-    __slots__ = ("data", "_version_counter", "_saved_version", "_tensor", "_output_nr",
+    __slots__ = ("_array", "_version_counter", "_saved_version", "_tensor", "_output_nr",
                  "_requires_grad", "_packed", "_unpack_hook")
 
     def __init__(self, tensor: Tensor, is_output: bool = False) -> None:
-        self.data = tensor._data
+        self._array = tensor._data
         self._version_counter = tensor._version_counter
         self._saved_version = tensor._version_counter[0]
         # An input is kept itself, so that the error can name the node that produces it
@@ -70,7 +70,23 @@ class SavedTensor:
             self._packed = traced(pack_hook, "pack hook", None)(tensor)
         if tensor._version_counter[0] != self._saved_version:
             raise RuntimeError(_PACK_CHANGED_INPUT)
-        self._unpack_hook, self.data = unpack_hook, None
+        self._unpack_hook, self._array = unpack_hook, None
+
+    @property
+    def data(self) -> Any:
+        """What is kept, as PyTorch's ``SavedTensor.data`` shows it: what the pack hook
+        returned, as is; else a saved input itself, or a saved output detached (the output
+        itself would hold its own node alive from inside that node)."""
+        if self._unpack_hook is not None:
+            return self._packed
+        if self._tensor is not None:
+            return self._tensor
+        return Tensor._wrap(self._array)
+
+    @property
+    def unpack_hook(self) -> Callable[[Any], Tensor] | None:
+        """The hook that will give the tensor back, or None if no hook packed it."""
+        return self._unpack_hook
 
     def register_hooks(self, pack_hook: Callable[[Tensor], Any],
                        unpack_hook: Callable[[Any], Tensor]) -> None:
@@ -81,7 +97,7 @@ class SavedTensor:
                                "already been set. Hint: only one pair of hooks is allowed at "
                                "a time.")
         _check_callable(pack_hook, unpack_hook)
-        tensor = self._tensor if self._tensor is not None else Tensor._wrap(self.data)
+        tensor = self._tensor if self._tensor is not None else Tensor._wrap(self._array)
         self._pack(tensor, pack_hook, unpack_hook)
 
     def tensor(self, node: Any) -> Tensor:
@@ -116,9 +132,9 @@ class SavedTensor:
                 grad_fn, output_nr = node, self._output_nr
             else:
                 grad_fn, output_nr = self._tensor.grad_fn, self._tensor._output_nr
-            raise RuntimeError(_modified_message(self.data, grad_fn, output_nr, current,
+            raise RuntimeError(_modified_message(self._array, grad_fn, output_nr, current,
                                                  self._saved_version))
-        return self.data
+        return self._array
 
 
 def _check_callable(*hooks: object) -> None:
@@ -146,6 +162,20 @@ def op_name(node: Any) -> str:
     """``MulBackward0`` -> ``Mul``: PyTorch names the forward op in its errors."""
     name = node.name()
     return name[: name.rindex("Backward")] if "Backward" in name else name
+
+
+def hooks_state() -> tuple[list[tuple[Callable, Callable]], str | None]:
+    """The saved-tensor hooks in force and the disabling message, to put back later."""
+    return list(_hooks_stack), _disabled_message
+
+
+def restore_hooks_state(state: tuple[list[tuple[Callable, Callable]], str | None]) -> None:
+    """Put back what :func:`hooks_state` returned. PyTorch keeps these hooks in
+    thread-local state that its engine captures when backward starts and puts back when it
+    ends, so a hook that enters or leaves a ``saved_tensors_hooks`` context during backward
+    changes nothing outside that backward."""
+    global _disabled_message
+    _hooks_stack[:], _disabled_message = state
 
 
 class saved_tensors_hooks:  # noqa: N801 - torch's name
