@@ -201,6 +201,10 @@ class saved_tensors_hooks:  # noqa: N801 - torch's name
         _hooks_stack.append((self.pack_hook, self.unpack_hook))
 
     def __exit__(self, *exc_info: object) -> None:
+        # Leaving pops the innermost pair, whichever context entered it, as PyTorch does.
+        if not _hooks_stack:  # PyTorch's internal assert fails here: a RuntimeError too
+            raise RuntimeError("saved_tensors_hooks: leaving a context with no saved tensor "
+                               "hooks in force (more exits than enters)")
         _hooks_stack.pop()
 
 

@@ -118,3 +118,15 @@ def test_unpack_hook_that_enters_a_context_leaves_nothing_behind():
         return log, a.grad
 
     assert_same_outcome(scenario)
+
+
+def test_leaving_a_context_with_no_hooks_in_force_is_a_runtime_error():
+    def scenario(torch):
+        hooks = torch.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t)
+        try:
+            hooks.__exit__(None, None, None)
+        except Exception as error:  # noqa: BLE001 - PyTorch's message is an internal assert
+            return type(error).__name__
+        return "no error"
+
+    assert_same_outcome(scenario)
