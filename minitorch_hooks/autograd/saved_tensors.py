@@ -13,6 +13,7 @@ See https://pytorch.org/docs/stable/notes/autograd.html#hooks-for-saved-tensors
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -116,6 +117,11 @@ class SavedTensor:
         grad_fn, output_nr, requires_grad = place
         tensor = Tensor._wrap(array, requires_grad=requires_grad)
         tensor.grad_fn, tensor._output_nr = grad_fn, output_nr
+        if requires_grad and grad_fn is None:
+            # An unpacked leaf is a new leaf, but its gradients still reach the original's
+            # .grad: PyTorch gives it the original's AccumulateGrad node.
+            from .graph import grad_accumulator  # graph.py imports this module
+            tensor._grad_accumulator = weakref.ref(grad_accumulator(self._tensor))
         return tensor
 
     def unpack(self, node: Any) -> np.ndarray:

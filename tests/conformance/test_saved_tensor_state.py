@@ -130,3 +130,28 @@ def test_leaving_a_context_with_no_hooks_in_force_is_a_runtime_error():
         return "no error"
 
     assert_same_outcome(scenario)
+
+
+def test_an_unpacked_leaf_sends_its_gradient_to_the_original_leaf():
+    def scenario(torch):
+        a = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        with torch.autograd.graph.saved_tensors_hooks(lambda t: t * 1, lambda t: t * 1):
+            y = a ** 3
+        unpacked = y.grad_fn._saved_self
+        facts = (unpacked is a, unpacked.is_leaf, unpacked.requires_grad, unpacked.grad_fn)
+        (unpacked * 2).sum().backward()
+        return facts, a.grad, unpacked.grad
+
+    assert_same_outcome(scenario)
+
+
+def test_a_leaf_packed_by_register_hooks_also_reaches_the_original():
+    def scenario(torch):
+        a = torch.tensor([0.5, -1.0], requires_grad=True)
+        y = a * a
+        y.grad_fn._raw_saved_self.register_hooks(lambda t: t.detach() * 2, lambda t: t / 2)
+        unpacked = y.grad_fn._saved_self
+        unpacked.exp().sum().backward()
+        return a.grad, unpacked.is_leaf
+
+    assert_same_outcome(scenario)
