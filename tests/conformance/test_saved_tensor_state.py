@@ -59,19 +59,28 @@ def test_data_after_register_hooks_is_the_packed_object():
     assert_same_outcome(scenario)
 
 
+def _logging_hooks(torch, log, label="pack"):
+    """Saved-tensor hooks that log each pack and keep the tensor as it is."""
+    return torch.autograd.graph.saved_tensors_hooks(
+        lambda t: log.append(label) or t, lambda t: t)
+
+
+def _backward_calling(torch, x, action):
+    """Backward of ``(x * 2).sum()`` with a hook on ``x`` that calls ``action()``."""
+    def hook(grad):
+        action()
+        return grad
+
+    x.register_hook(hook)
+    (x * 2).sum().backward()
+
+
 def test_hooks_entered_by_a_hook_during_backward_are_gone_after_it():
     def scenario(torch):
         log = []
-        inner = torch.autograd.graph.saved_tensors_hooks(
-            lambda t: log.append("pack") or t, lambda t: t)
+        inner = _logging_hooks(torch, log)
         x = torch.ones(2, requires_grad=True)
-
-        def hook(grad):
-            inner.__enter__()  # and never left
-            return grad
-
-        x.register_hook(hook)
-        (x * 2).sum().backward()
+        _backward_calling(torch, x, inner.__enter__)  # entered, never left
         y = x * x  # would be packed if the context were still in force
         return log, y.grad_fn._raw_saved_self.unpack_hook
 
@@ -81,18 +90,10 @@ def test_hooks_entered_by_a_hook_during_backward_are_gone_after_it():
 def test_hooks_left_by_a_hook_during_backward_are_in_force_again_after_it():
     def scenario(torch):
         log = []
-        outer = torch.autograd.graph.saved_tensors_hooks(
-            lambda t: log.append("pack") or t, lambda t: t)
+        outer = _logging_hooks(torch, log)
         x = torch.ones(2, requires_grad=True)
-
-        def hook(grad):
-            outer.__exit__(None, None, None)
-            return grad
-
         with outer:
-            loss = (x * 3).sum()
-            x.register_hook(hook)
-            loss.backward()
+            _backward_calling(torch, x, lambda: outer.__exit__(None, None, None))
             log.clear()
             x * x  # packed: the context is still in force here
         return log
@@ -103,8 +104,7 @@ def test_hooks_left_by_a_hook_during_backward_are_in_force_again_after_it():
 def test_unpack_hook_that_enters_a_context_leaves_nothing_behind():
     def scenario(torch):
         log = []
-        extra = torch.autograd.graph.saved_tensors_hooks(
-            lambda t: log.append("extra pack") or t, lambda t: t)
+        extra = _logging_hooks(torch, log, "extra pack")
 
         def unpack(t):
             extra.__enter__()
