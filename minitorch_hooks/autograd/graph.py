@@ -269,7 +269,7 @@ class GraphTask:
     see it: a number of its own, and the nodes it will run (PyTorch's ``exec_info``).
     The engine enters it while it runs."""
 
-    __slots__ = ("id", "nodes", "captures", "saved_tensors_hooks")
+    __slots__ = ("id", "nodes", "captures", "saved_hooks_state")
     _ids = itertools.count()
 
     def __init__(self, nodes: Any, captures: Any) -> None:
@@ -279,11 +279,11 @@ class GraphTask:
     def __enter__(self) -> GraphTask:
         _running.append(self)
         # Saved-tensor hooks entered or left by a hook during the run stay inside it.
-        self.saved_tensors_hooks = hooks_state()
+        self.saved_hooks_state = hooks_state()
         return self
 
     def __exit__(self, *exc_info: object) -> None:
-        restore_hooks_state(self.saved_tensors_hooks)
+        restore_hooks_state(self.saved_hooks_state)
         _running.pop()
 
 
