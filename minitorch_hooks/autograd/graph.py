@@ -137,7 +137,7 @@ class Node:
             raise RuntimeError(_FREED)
         arrays = []  # a plain loop: before Python 3.12 a comprehension is a function call
         for saved in self._saved:
-            arrays.append(saved.unpack(self) if type(saved) is SavedTensor else saved)
+            arrays.append(saved.array(self) if type(saved) is SavedTensor else saved)
         return arrays
 
     def _save_output(self, tensor: Tensor) -> None:

@@ -31,6 +31,9 @@ from .grad_mode import no_grad
 _hooks_stack: list[tuple[Callable, Callable]] = []
 _disabled_message: str | None = None
 
+_UNPACKED_OUTPUT = (
+    "Trying to use a saved tensor that has been detached in-place, i.e. with .detach_().This "
+    "is not supported, please use out-of-place `.detach()` instead")
 _PACK_CHANGED_INPUT = (
     "A saved tensor pack hook is modifying its input in place. Tensors provided as input to "
     "pack hook cannot be modified by in-place operations as this can lead to unexpected "
@@ -101,12 +104,21 @@ class SavedTensor:
         tensor = self._tensor if self._tensor is not None else Tensor._wrap(self._array)
         self._pack(tensor, pack_hook, unpack_hook)
 
+    def unpack(self) -> Tensor:
+        """The saved tensor, outside any backward (PyTorch's ``SavedTensor.unpack()``): a
+        saved input itself, or what the unpack hook gives back, as a tensor in the input's
+        place. A saved output has no node to hang from here, which PyTorch reports as a
+        detached tensor."""
+        if self._tensor is None and self._requires_grad:
+            raise RuntimeError(_UNPACKED_OUTPUT)
+        return self.tensor(None)
+
     def tensor(self, node: Any) -> Tensor:
         """The saved tensor, as backward's formulas see it but as a tensor again: an input
         is the input itself; an output, or what an unpack hook gave back, is a new tensor
         in the saved tensor's place in the graph (an output keeps ``node`` as grad_fn).
         What ``grad_fn._saved_self`` and a custom Function's ``saved_tensors`` return."""
-        array = self.unpack(node)
+        array = self.array(node)
         if self._tensor is None:
             place = (node if self._requires_grad else None, self._output_nr, self._requires_grad)
         elif self._unpack_hook is None:
@@ -124,7 +136,9 @@ class SavedTensor:
             tensor._grad_accumulator = weakref.ref(grad_accumulator(self._tensor))
         return tensor
 
-    def unpack(self, node: Any) -> np.ndarray:
+    def array(self, node: Any) -> np.ndarray:
+        """The saved values for ``node``'s formula: from the unpack hook, or checked against
+        in-place changes since saving."""
         if self._unpack_hook is not None:
             with no_grad():
                 tensor = traced(self._unpack_hook, "unpack hook", None)(self._packed)

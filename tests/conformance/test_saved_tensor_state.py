@@ -155,3 +155,35 @@ def test_a_leaf_packed_by_register_hooks_also_reaches_the_original():
         return a.grad, unpacked.is_leaf
 
     assert_same_outcome(scenario)
+
+
+def test_unpack_gives_the_saved_input_or_what_the_unpack_hook_returns():
+    def scenario(torch):
+        a = torch.tensor([1.0, 2.0], requires_grad=True)
+        plain = (a * a).grad_fn._raw_saved_self.unpack()
+        with torch.autograd.graph.saved_tensors_hooks(lambda t: ("kept", t),
+                                                      lambda kept: kept[1] * 1):
+            cube = a ** 3
+        raw = cube.grad_fn._raw_saved_self
+        first, second = raw.unpack(), raw.unpack()
+        return (plain is a, first is a, first is second, first.is_leaf, first.requires_grad,
+                first)
+
+    assert_same_outcome(scenario)
+
+
+def test_unpack_checks_versions_and_refuses_a_saved_output():
+    def scenario(torch):
+        d = torch.ones(2, requires_grad=True).clone()
+        e = d * d
+        d.add_(1)
+        outcomes = []
+        for saved in (e.grad_fn._raw_saved_self, d.exp().grad_fn._raw_saved_result):
+            try:
+                saved.unpack()
+                outcomes.append("no error")
+            except RuntimeError as error:
+                outcomes.append(str(error))
+        return outcomes
+
+    assert_same_outcome(scenario)
