@@ -11,6 +11,7 @@ script runs unchanged. Where to read next:
 from __future__ import annotations
 
 import builtins
+import math
 
 from . import autograd, nn, optim, return_types, serialization, utils
 from ._creation import (
@@ -114,6 +115,10 @@ from .tracing import trace
 __version__ = "0.1.0"
 
 clip = clamp
+
+# torch.inf and torch.nan are plain Python floats in PyTorch too (``torch.inf is math.inf``).
+inf = math.inf
+nan = math.nan
 
 
 def is_tensor(obj: object) -> builtins.bool:

@@ -24,6 +24,8 @@ from .grad_mode import _State
 from .saved_tensors import (  # noqa: F401 - PyTorch has the hooks in autograd.graph
     SavedTensor,
     disable_saved_tensors_hooks,
+    hooks_state,
+    restore_hooks_state,
     save_on_cpu,
     saved_tensors_hooks,
 )
@@ -147,7 +149,7 @@ class Node:
                     for saved in self._saved]
         arrays = []  # a plain loop: before Python 3.12 a comprehension is a function call
         for saved in self._saved:
-            arrays.append(saved.unpack(self) if type(saved) is SavedTensor else saved)
+            arrays.append(saved.array(self) if type(saved) is SavedTensor else saved)
         return arrays
 
     def _save_output(self, tensor: Tensor) -> None:
@@ -161,8 +163,8 @@ class Node:
         a saved output must now watch ``tensor``'s memory and version, as in PyTorch, where
         the output *is* that tensor."""
         for saved in self._saved:
-            if type(saved) is SavedTensor and saved._tensor is None and saved.data is not None:
-                saved.data, saved._version_counter = tensor._data, tensor._version_counter
+            if type(saved) is SavedTensor and saved._tensor is None and saved._array is not None:
+                saved._array, saved._version_counter = tensor._data, tensor._version_counter
                 saved._saved_version = tensor._version_counter[0]
 
     def backward(self, *grad_outputs: Any) -> Any:
@@ -279,7 +281,7 @@ class GraphTask:
     see it: a number of its own, and the nodes it will run (PyTorch's ``exec_info``).
     The engine enters it while it runs."""
 
-    __slots__ = ("id", "nodes", "captures")
+    __slots__ = ("id", "nodes", "captures", "saved_hooks_state")
     _ids = itertools.count()
 
     def __init__(self, nodes: Any, captures: Any) -> None:
@@ -288,9 +290,12 @@ class GraphTask:
 
     def __enter__(self) -> GraphTask:
         _running.append(self)
+        # Saved-tensor hooks entered or left by a hook during the run stay inside it.
+        self.saved_hooks_state = hooks_state()
         return self
 
     def __exit__(self, *exc_info: object) -> None:
+        restore_hooks_state(self.saved_hooks_state)
         _running.pop()
 
 
