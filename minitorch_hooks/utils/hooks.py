@@ -1,6 +1,6 @@
 """The hook machinery shared by tensors, graph nodes and modules.
 
-Every hook in PyTorch is one pattern (seed 003's ``Package``): a component runs its own
+Every hook in PyTorch is one pattern (the ``Package`` of exercise 1): a component runs its own
 steps and, at a fixed point, calls whatever the user registered there, in registration
 order; a hook that returns something other than ``None`` replaces the value.
 :func:`call_hooks` is that pattern, written once. :class:`RemovableHandle` is what every
