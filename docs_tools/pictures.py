@@ -96,8 +96,12 @@ def nested_modules_timeline(page: Namespace) -> str:
 
 
 def one_backward_timeline(page: Namespace) -> str:
-    """Every hook of ``explanation/hook-kinds.md``'s single backward pass."""
-    return _timeline((page["layer"],), {"x": page["x"]}, page["backward_once"])
+    """Every hook of ``explanation/hook-kinds.md``'s single backward pass, its tensors
+    named as the page names them."""
+    with contextlib.redirect_stdout(io.StringIO()):
+        y, loss = page["forward_once"]()
+    return _timeline((page["layer"],), {"the input x": page["x"], "the output y": y},
+                     loss.backward)
 
 
 # picture path in the site -> (page that computes its data, drawing function)

@@ -544,3 +544,32 @@ def test_json_round_trips():
     recorded.events.extend(events)
     assert events_from_json(recorded.json()) == events
     assert json.loads(recorded.json())[0]["hook"] == "double_input"
+
+
+def test_svg_lanes_follow_the_model_not_the_order_of_the_calls():
+    torch = minitorch_hooks
+    model = torch.nn.Sequential(torch.nn.Linear(2, 2), torch.nn.ReLU(), torch.nn.Linear(2, 1))
+    for layer in model:
+        layer.register_full_backward_hook(lambda module, grad_input, grad_output: None)
+    x = torch.ones(1, 2, requires_grad=True)
+    output = model(x)
+    with trace(model) as recorded:
+        output.sum().backward()  # backward meets the layers last to first
+    assert [e.where for e in recorded.events] == ["2 (Linear)", "1 (ReLU)", "0 (Linear)"]
+    root = ElementTree.fromstring(recorded.svg())
+    titles = [t for t in root.iter("{http://www.w3.org/2000/svg}text") if t.get("transform")]
+    assert [t.text for t in titles] == ["0 (Linear)", "1 (ReLU)", "2 (Linear)"]
+
+
+def test_svg_legend_sits_above_the_slanted_lane_titles_and_labels_beside_the_lanes():
+    recorded = every_local_hook(minitorch_hooks)
+    root = ElementTree.fromstring(recorded.svg())
+    texts = list(root.iter("{http://www.w3.org/2000/svg}text"))
+    legend = next(t for t in texts if t.text.startswith("filled dot"))
+    titles = [t for t in texts if t.get("transform")]
+    lane_xs = [float(c.get("cx")) for c in root.iter("{http://www.w3.org/2000/svg}circle")]
+    labels = [t for t in texts if t.text[:1].isdigit()]
+    # a slanted title rises from its foot by its length times sin(35 degrees)
+    highest = min(float(t.get("y")) - len(t.text) * 7.2 * 0.574 for t in titles)
+    assert float(legend.get("y")) + 4 < highest - 10
+    assert all(float(t.get("x")) - max(lane_xs) < 40 for t in labels)

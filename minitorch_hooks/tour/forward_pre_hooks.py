@@ -1,4 +1,4 @@
-"""Chapter 7: ``Module.register_forward_pre_hook``, and the signature a popular article gets wrong."""
+"""Chapter 7: ``Module.register_forward_pre_hook``, and the signature an article gets wrong."""
 
 from __future__ import annotations
 

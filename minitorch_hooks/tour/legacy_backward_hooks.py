@@ -52,12 +52,12 @@ CHAPTER = Chapter(
     intro="""
         Module.register_backward_hook(hook) is the older form of the full backward hook,
         with the same signature, hook(module, grad_input, grad_output). Popular articles
-        leave it out as "buggy", because PyTorch's documentation warns against it; this chapter shows what
-        the warning is about. It builds no identity nodes around the module. It attaches
-        the hook, as a node hook, to the grad_fn of the module's output: the node of the
-        last operation inside forward. So grad_input holds the gradients of that one
-        operation's inputs, which are the module's inputs only when forward is a single
-        operation.
+        leave it out as "buggy", because PyTorch's documentation warns against it; this
+        chapter shows what the warning is about. It builds no identity nodes around the
+        module. It attaches the hook, as a node hook, to the grad_fn of the module's
+        output: the node of the last operation inside forward. So grad_input holds the
+        gradients of that one operation's inputs, which are the module's inputs only when
+        forward is a single operation.
 
         The example runs chapter 9's model, x1 * x2 * W, once with a legacy hook and once
         with a full backward hook, so the two grad_inputs can be compared.

@@ -79,6 +79,11 @@ class Names:
         name = self._known_names().get(key, (None, ""))[1]
         return f"{name} ({type(module).__name__})" if name else type(module).__name__
 
+    def module_order(self) -> list[str]:
+        """The names of the known modules, in the order ``named_modules()`` gives them."""
+        return [self.module(obj) for key, (obj, _) in self._known_names().items()
+                if key[0] == "module"]
+
     def tensor(self, tensor: Any) -> str:
         """``tensor`` is a tensor, or ``(node, output_nr)`` for a non-leaf (our engine)."""
         key = _tensor_key(tensor)

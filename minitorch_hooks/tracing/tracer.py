@@ -114,8 +114,9 @@ class Trace:
         return render_mermaid(self.events)
 
     def svg(self) -> str:
-        """The timeline as a self-contained SVG drawing, one swim lane per owner."""
-        return render_svg(self.events)
+        """The timeline as a self-contained SVG drawing, one swim lane per owner, the
+        modules in the order of the model."""
+        return render_svg(self.events, self._names.module_order())
 
     def json(self) -> str:
         return events_to_json(self.events)
