@@ -3,7 +3,7 @@
 A reduction's backward spreads the output gradient back over the elements that were
 reduced: every element for ``sum``, equal shares for ``mean``, only the winners for
 ``max``/``min``.
-See https://pytorch.org/docs/stable/torch.html#reduction-ops
+See <https://docs.pytorch.org/docs/2.13/torch.html#reduction-ops>
 """
 
 from __future__ import annotations
@@ -234,14 +234,14 @@ def _logical_reduction(reduce: Any, input: Tensor, dim: Dims, keepdim: bool) -> 
 
 def any(input: Tensor, dim: Dims = None, keepdim: bool = False) -> Tensor:  # noqa: A001
     """Whether some element (along ``dim``) is non-zero.
-    See https://pytorch.org/docs/stable/generated/torch.any.html
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.any.html>
     """
     return _logical_reduction(np.any, input, dim, keepdim)
 
 
 def all(input: Tensor, dim: Dims = None, keepdim: bool = False) -> Tensor:  # noqa: A001
     """Whether every element (along ``dim``) is non-zero.
-    See https://pytorch.org/docs/stable/generated/torch.all.html
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.all.html>
     """
     return _logical_reduction(np.all, input, dim, keepdim)
 
@@ -319,7 +319,7 @@ def var(input: Tensor, dim: Any = None, unbiased: bool | None = None, keepdim: b
     """The variance over ``dim`` (everything when omitted), divided by ``N - correction``:
     ``correction=1`` (Bessel's, the default; ``unbiased=True``) estimates the variance of
     the population the elements were drawn from, ``correction=0`` is the plain mean square.
-    See https://pytorch.org/docs/stable/generated/torch.var.html
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.var.html>
     """
     result, axes, correction = _var("var", input, dim, unbiased, keepdim, correction)
     return record(result, VarBackward0, (input,), saved=(input,), axes=axes, keepdim=keepdim,
@@ -329,7 +329,7 @@ def var(input: Tensor, dim: Any = None, unbiased: bool | None = None, keepdim: b
 def std(input: Tensor, dim: Any = None, unbiased: bool | None = None, keepdim: bool = False,
         *, correction: float | None = None) -> Tensor:
     """The square root of ``var``, with the same arguments.
-    See https://pytorch.org/docs/stable/generated/torch.std.html
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.std.html>
     """
     result, axes, correction = _var("std", input, dim, unbiased, keepdim, correction)
     return record(np.sqrt(result), StdBackward0, (input,), saved=(input,), save_output=True,

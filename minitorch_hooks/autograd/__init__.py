@@ -1,6 +1,6 @@
 """Automatic differentiation: ``backward``, ``grad``, grad modes and custom Functions.
 
-See https://pytorch.org/docs/stable/autograd.html
+See <https://docs.pytorch.org/docs/2.13/autograd.html>
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ def backward(tensors, grad_tensors=None, retain_graph: bool | None = None,
     """Accumulate into ``.grad`` of the graph's leaves the gradient of ``tensors``; with
     ``inputs``, into theirs only, running only the part of the graph that leads to them.
 
-    See https://pytorch.org/docs/stable/generated/torch.autograd.backward.html
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.autograd.backward.html>
     """
     if create_graph:
         raise NotImplementedError("minitorch_hooks does not build graphs of the backward pass "
@@ -73,7 +73,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph: bool | None = None,
     """The gradients of ``outputs`` with respect to ``inputs``, returned rather than
     accumulated; only the part of the graph between them runs.
 
-    See https://pytorch.org/docs/stable/generated/torch.autograd.grad.html
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.autograd.grad.html>
     """
     if create_graph:
         raise NotImplementedError("minitorch_hooks does not build graphs of the backward pass "

@@ -8,7 +8,7 @@ The loop is iterative, so a graph of any depth works.
 
 At each node the hooks run in PyTorch's order: the tensor hooks of the tensors it produced,
 then ``retain_grad``, then the node's pre-hooks, then the node itself, then its post-hooks.
-See https://pytorch.org/docs/stable/notes/autograd.html#backward-hooks-execution
+See <https://docs.pytorch.org/docs/2.13/notes/autograd.html#backward-hooks-execution>
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ and connects the node to the outputs. The node *is* the ``ctx`` that ``forward``
 ``backward`` receive: what forward stores on it, ``out.grad_fn`` shows. Full backward
 hooks on modules are built from exactly such a function (``BackwardHookFunction``, an
 identity), which is why their grads appear at that node.
-See https://pytorch.org/docs/stable/notes/extending.html#extending-torch-autograd
+See <https://docs.pytorch.org/docs/2.13/notes/extending.html#extending-torch-autograd>
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 For every input element, nudge it by ``±eps`` and watch how each output element moves
 (the numerical Jacobian); then ask autograd for the same Jacobian one output element at
 a time. In float64 the two agree closely when the backward formulas are right.
-See https://pytorch.org/docs/stable/generated/torch.autograd.gradcheck.html
+See <https://docs.pytorch.org/docs/2.13/generated/torch.autograd.gradcheck.html>
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ the whole update). The first two compute the same thing, so ``foreach`` is accep
 this loop runs. ``fused``, ``capturable`` (steps safe to record in a CUDA graph) and
 ``differentiable`` (steps recorded by autograd) ask for more than a result, and are refused
 with ``NotImplementedError``.
-See https://pytorch.org/docs/stable/optim.html
+See <https://docs.pytorch.org/docs/2.13/optim.html>
 """
 
 from __future__ import annotations
