@@ -108,7 +108,7 @@ from ._tensor import Tensor, device
 from ._tensor_str import get_printoptions, printoptions, set_printoptions
 from .autograd import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
 from .random import get_rng_state, initial_seed, manual_seed, seed, set_rng_state
-from .tracing import trace
+from .tracing import hook_trace
 
 __version__ = "0.1.0"
 

@@ -383,7 +383,8 @@ def test_each_chapter_prints_its_timeline_after_its_output(capsys):
     number = CHAPTER_MODULES.index("node_hooks") + 1
     _, out, _ = run(capsys, "tour", "--chapter", str(number))
     output_at = out.index("What it printed, run just now:")
-    timeline_at = out.index("The hooks that fired, in order, as minitorch_hooks.trace saw them:")
+    timeline_at = out.index(
+        "The hooks that fired, in order, as minitorch_hooks.hook_trace saw them:")
     assert output_at < timeline_at < out.index(inspect.cleandoc(CHAPTERS[number - 1].outro))
     rows = [line.strip() for line in out[timeline_at:].splitlines()[2:8]]
     assert rows[0].split() == ["#", "phase", "kind", "where", "hook(what", "it",

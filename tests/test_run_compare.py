@@ -73,7 +73,7 @@ def test_run_leaves_no_alias_behind(capsys, tmp_path):
 def test_run_trace_prints_the_timeline_after_the_output(capsys, tmp_path):
     code, out, _ = run(capsys, "run", "--trace", script(tmp_path, GOOD))
     assert code == 0
-    output, _, timeline = out.partition("\nHook timeline (minitorch_hooks.trace):\n")
+    output, _, timeline = out.partition("\nHook timeline (minitorch_hooks.hook_trace):\n")
     assert output.startswith("torch True")
     rows = timeline.splitlines()
     assert rows[1].split()[:6] == ["1", "forward", "forward", "hook", "0", "(Linear)"]

@@ -21,7 +21,7 @@ import sys
 import traceback
 from pathlib import Path
 
-from ..tracing import Trace, trace
+from ..tracing import Trace, hook_trace
 from . import torch_alias
 from .pytorch import INSTALL_HINT
 from .torch_alias import torch_aliased
@@ -78,7 +78,7 @@ def run_script(args: argparse.Namespace) -> int:
     with contextlib.ExitStack() as stack:
         if torch is None:
             stack.enter_context(torch_aliased())
-        recorded = stack.enter_context(trace(torch=torch)) if traced else None
+        recorded = stack.enter_context(hook_trace(torch=torch)) if traced else None
         code = run_path(script, args.script_args)
     if recorded is not None:
         _report(recorded, args)
@@ -129,7 +129,7 @@ def _print_traceback(error: BaseException, script: Path) -> None:
 
 def _report(recorded: Trace, args: argparse.Namespace) -> None:
     if args.trace:
-        print("\nHook timeline (minitorch_hooks.trace):")
+        print("\nHook timeline (minitorch_hooks.hook_trace):")
         print(recorded.text())
     for path, text in ((args.svg, recorded.svg), (args.mermaid, recorded.mermaid),
                        (args.trace_json, recorded.json)):

@@ -64,7 +64,7 @@ def render_chapter(number: int, total: int, chapter: Chapter, torch: ModuleType,
         "",
         style.paint(_block(output), _GREEN),
         "",
-        style.paint("The hooks that fired, in order, as minitorch_hooks.trace saw them:",
+        style.paint("The hooks that fired, in order, as minitorch_hooks.hook_trace saw them:",
                     _BOLD),
         "",
         style.paint(_block(recorded.text()), _MAGENTA),
@@ -80,7 +80,7 @@ _WELCOME = """
     prints the same: the test suite runs every example on both and compares.
 
     After the output comes the timeline of every hook call the example made, recorded by
-    minitorch_hooks.trace: its phase, its kind, what the hook belongs to, the hook with
+    minitorch_hooks.hook_trace: its phase, its kind, what the hook belongs to, the hook with
     what it received, and whether it replaced the value. A tensor is shown by its shape,
     [2, 3] (a single number is []), which is what tells you which gradient a hook got.
 """
@@ -91,7 +91,7 @@ _FAREWELL = """
     nn/modules/module.py (the module hooks of chapters 7 to 14, Module.__call__ first).
     "minitorch-hooks tour --chapter N" shows one chapter again.
 
-    To watch the hooks of your own code, wrap it in "with minitorch_hooks.trace(model) as
+    To watch the hooks of your own code, wrap it in "with minitorch_hooks.hook_trace(model) as
     t:" and print(t), or save t.svg() and t.mermaid() as drawings. An ordinary PyTorch
     script runs on minitorch_hooks with "minitorch-hooks run --trace script.py", and
     "minitorch-hooks compare script.py" runs it on real PyTorch too and shows where the

@@ -6,7 +6,7 @@ order; a hook that returns something other than ``None`` replaces the value.
 :func:`call_hooks` is that pattern, written once. :class:`RemovableHandle` is what every
 ``register_*`` method returns so the hook can be taken out again.
 
-Because every hook passes through here, this is also where ``minitorch_hooks.trace`` watches
+Because every hook passes through here, this is also where ``minitorch_hooks.hook_trace`` watches
 them: each call site names its hook point (``site="forward hook"``) and the object that owns
 the hooks, and while a trace is active each hook is called through a stand-in that records
 the call. With no trace active that costs one ``is None`` test per hook, and nothing at all
@@ -26,7 +26,7 @@ import minitorch_hooks
 
 T = TypeVar("T")
 
-# The trace that records hook calls (``minitorch_hooks.trace``), or None when none is active.
+# The trace that records hook calls (``minitorch_hooks.hook_trace``), or None when none is active.
 _active_tracer: Any = None
 
 
