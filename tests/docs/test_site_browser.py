@@ -41,6 +41,8 @@ PAGES = {
     "explanation/module-call/": "div.mermaid",
     "explanation/hook-kinds/": "img[src$='one-backward.svg']",
     "how-to/activation-statistics/": "img[src$='activation-frequency.svg']",
+    "explanation/legacy-backward-hook/": "div.mermaid",   # legacy beside full hooks
+    "how-to/see-what-autograd-saves/": "div.mermaid",     # a saved tensor's life
 }
 
 
