@@ -85,7 +85,7 @@ from ._ops.pointwise import (
     tanh,
     where,
 )
-from ._ops.reduction import all, any, argmax, max, mean, min, norm, std, sum, var
+from ._ops.reduction import all, any, argmax, max, mean, min, norm, std, sum, trace, var
 from ._ops.setitem import masked_fill
 from ._ops.shape import (
     cat,

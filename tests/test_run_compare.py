@@ -99,8 +99,10 @@ def test_run_svg_and_mermaid_write_the_timeline_to_files(capsys, tmp_path):
      "ModuleNotFoundError: torch.utils.data is not implemented by minitorch_hooks"),
     ("torch.nn.functional.gelu(torch.ones(1))\n", "torch.nn.functional.gelu(torch.ones(1))",
      "torch.nn.functional.gelu is not implemented by minitorch_hooks"),
-    ("torch.trace(torch.ones(2, 2))\n", "torch.trace(torch.ones(2, 2))",  # not ours: torch's
-     "torch.trace is not implemented by minitorch_hooks"),
+    ("torch.kron(torch.ones(2), torch.ones(2))\n", "torch.kron(torch.ones(2), torch.ones(2))",
+     "torch.kron is not implemented by minitorch_hooks"),
+    ("torch.hook_trace()\n", "torch.hook_trace()",  # ours, not PyTorch's: not under torch.
+     "torch.hook_trace is not implemented by minitorch_hooks"),
 ])
 def test_an_unsupported_feature_fails_with_a_message_naming_it(capsys, tmp_path, source, line,
                                                                message):

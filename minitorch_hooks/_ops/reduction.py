@@ -80,6 +80,33 @@ def sum(input: Tensor, dim: Dims = None, keepdim: bool = False, *,  # noqa: A001
                   shape=data.shape, axes=axes, keepdim=keepdim)
 
 
+class TraceBackward0(Node):
+    """The trace adds the diagonal, so its gradient is the output's gradient on the
+    diagonal and zero elsewhere; PyTorch keeps the input's sizes to build it."""
+
+    __slots__ = ("self_sym_sizes",)
+    saved_attributes = ("self_sym_sizes",)
+
+    def backward(self, grad):
+        out = np.zeros(self.self_sym_sizes, dtype=np.asarray(grad).dtype)
+        np.fill_diagonal(out, grad)  # the main diagonal, also of a matrix that is not square
+        return out
+
+
+def trace(input: Tensor) -> Tensor:
+    """The sum of a matrix's main diagonal. Integers sum to int64, as for ``sum``.
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.trace.html>
+    """
+    data = input._data
+    if data.ndim != 2:
+        raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {data.ndim}")
+    if data.dtype == np.bool_:
+        raise NotImplementedError("\"trace\" not implemented for 'Bool'")
+    dtype = np.int64 if data.dtype.kind in "iu" else data.dtype
+    return record(np.asarray(np.trace(data), dtype=dtype), TraceBackward0, (input,),
+                  self_sym_sizes=data.shape)
+
+
 class MeanBackward0(Node):
     __slots__ = ("shape",)
 
