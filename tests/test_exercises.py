@@ -343,7 +343,7 @@ def test_check_uses_the_copy_here_and_reports_each_step(capsys, workdir):
 
 
 def test_a_wrong_step_fails_with_the_reason_a_hint_and_what_it_printed(capsys, workdir):
-    # The seed article's version: `if result:` ignores a hook that returns 0.
+    # The popular article's version: `if result:` ignores a hook that returns 0.
     wrong = FIRST.solution.read_text(encoding="utf-8").replace(
         "                if result is not None:\n",
         "                print('result', result)\n                if result:\n")
