@@ -1,7 +1,7 @@
 """The mkdocs hooks of the site (``hooks:`` in ``mkdocs.yml``).
 
 ``on_files`` adds the pictures of ``docs_tools/pictures.py`` to the build as generated
-files: plots drawn with matplotlib and hook timelines drawn by ``minitorch_hooks.trace``,
+files: plots drawn with matplotlib and hook timelines drawn by ``minitorch_hooks.hook_trace``,
 each from the code of the page that shows it. It adds the exercise pages of
 ``docs_tools/exercises.py`` the same way, and ``on_config`` lists them in the nav's
 Exercises section, so that a new exercise appears without editing ``mkdocs.yml``. Nothing

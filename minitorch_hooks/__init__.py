@@ -86,7 +86,7 @@ from ._ops.pointwise import (
     tanh,
     where,
 )
-from ._ops.reduction import all, any, argmax, max, mean, min, norm, std, sum, var
+from ._ops.reduction import all, any, argmax, max, mean, min, norm, std, sum, trace, var
 from ._ops.setitem import masked_fill
 from ._ops.shape import (
     cat,
@@ -110,7 +110,7 @@ from ._tensor_str import get_printoptions, printoptions, set_printoptions
 from .autograd import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
 from .random import get_rng_state, initial_seed, manual_seed, seed, set_rng_state
 from .serialization import load, save
-from .tracing import trace
+from .tracing import hook_trace
 
 __version__ = "0.1.0"
 

@@ -6,7 +6,7 @@ backward_hooks)``, and the loader runs it. So these are the only code a checkpoi
 and the weights-only loader allows them by name (``_weights_only_unpickler.py``). The same
 call rebuilds a tensor here, from a storage that is a one-dimensional NumPy array: each
 tensor is a strided view into it, so tensors that shared memory when saved share it again.
-See https://docs.pytorch.org/docs/2.13/notes/serialization.html
+See <https://docs.pytorch.org/docs/2.13/notes/serialization.html>
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ state dict's ``_metadata``) and on the classes a user allow-lists.
 PyTorch writes its own interpreter of the pickle instructions; this one reuses Python's
 and replaces the two instructions that reach code: ``find_class`` (behind ``GLOBAL`` and
 ``STACK_GLOBAL``) and ``BUILD``. The refusals' messages are PyTorch's.
-See https://docs.pytorch.org/docs/2.13/notes/serialization.html#weights-only
+See <https://docs.pytorch.org/docs/2.13/notes/serialization.html#weights-only>
 """
 
 from __future__ import annotations
@@ -59,7 +59,7 @@ def _user_allowed_globals() -> dict[str, Any]:
 def add_safe_globals(safe_globals: list[Any]) -> None:
     """Allow more names in weights-only loads: classes or functions, or ``(obj, "full.name")``
     for one saved under another name. Only for code you trust: it will be called.
-    See https://docs.pytorch.org/docs/2.13/notes/serialization.html#torch.serialization.add_safe_globals
+    See <https://docs.pytorch.org/docs/2.13/notes/serialization.html#torch.serialization.add_safe_globals>
     """
     _user_safe_globals.extend(safe_globals)
 

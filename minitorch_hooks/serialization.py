@@ -16,7 +16,7 @@ saved here loads in PyTorch 2.13, and one saved by PyTorch loads here. Loading i
 weights-only by default (``_weights_only_unpickler.py``). Modules pickle under their own
 names (``minitorch_hooks.nn.modules.linear.Linear``), and with ``weights_only=False`` a
 module PyTorch saved comes back as this library's class of the same name.
-See https://docs.pytorch.org/docs/2.13/notes/serialization.html
+See <https://docs.pytorch.org/docs/2.13/notes/serialization.html>
 """
 
 from __future__ import annotations
@@ -60,7 +60,7 @@ UNSAFE_MESSAGE = (
     "if you got the file from a trusted source.")
 _DOCS_MESSAGE = (
     "\n\nCheck the documentation of torch.load to learn more about types accepted by default "
-    "with weights_only https://pytorch.org/docs/stable/generated/torch.load.html.")
+    "with weights_only <https://docs.pytorch.org/docs/2.13/generated/torch.load.html>.")
 
 
 class StorageType:
@@ -173,7 +173,7 @@ class _Pickler(pickle._Pickler):  # the Python one: its save_global can be repla
 def save(obj: Any, f: FileLike, pickle_module: Any = None, pickle_protocol: int = 2,
          _use_new_zipfile_serialization: bool = True) -> None:
     """Write ``obj`` to a path or a binary file object, in PyTorch's zip format.
-    See https://docs.pytorch.org/docs/2.13/generated/torch.save.html
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.save.html>
     """
     if not isinstance(f, (str, os.PathLike)) and not hasattr(f, "write"):
         raise AttributeError("expected 'f' to be string, path, or a file-like object with a "
@@ -222,7 +222,7 @@ def load(f: FileLike, map_location: Any = None, pickle_module: Any = None, *,
     Everything is read and checked before anything is returned, so a bad file raises and
     leaves no half-loaded object behind: ``model.load_state_dict(torch.load(path))`` either
     loads all of it or does not start.
-    See https://docs.pytorch.org/docs/2.13/generated/torch.load.html
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.load.html>
     """
     weights_only = _weights_only_from_environment(weights_only, pickle_module)
     if weights_only and pickle_module is not None:

@@ -246,7 +246,7 @@ EXPECTED_LINES = {
         "add_ten_to_a receives SumNet and args = (tensor(1.), tensor(2.), tensor(3.))",
         "model(1, 2, 3) = tensor(16.)",
         "with double: tensor([2., 4.])",
-        "seed_000_hook: TypeError: ... missing 1 required positional argument: "
+        "three_params: TypeError: ... missing 1 required positional argument: "
         "'input_kwargs'",
         "input shape: torch.Size([2])",
         "RuntimeError: forward pre-hook must return None or a tuple of (new_args, "
@@ -254,7 +254,7 @@ EXPECTED_LINES = {
         "noise_with_kwargs receives args = (tensor([1., 2.]),) and kwargs = {}",
         "with noise_with_kwargs: tensor([1.5000, 1.7500])",
     ],
-    "forward_hooks": [  # seed 001: (1 + 10) + 2 + 3 + 100; then 1 + 2 + 3, plus 100
+    "forward_hooks": [  # SumNet: (1 + 10) + 2 + 3 + 100; then 1 + 2 + 3, plus 100
         "forward_pre_hook",
         "forward",
         "forward_hook",
@@ -392,12 +392,12 @@ EXPECTED_TIMELINES = {
         "backward: tensor hook on leaf tensor [2]: on_x(grad=[2])",
         "backward: post-accumulate-grad hook on leaf tensor [2]: after_accumulate(tensor=[2])",
     ],
-    "forward_pre_hooks": [  # seed 000's three-parameter hook raises; the others replace
+    "forward_pre_hooks": [  # the three-parameter hook raises; the others replace
         "forward: forward pre-hook on SumNet: add_ten_to_a(args=([], [], [])) -> replaced",
         "forward: forward pre-hook on Identity: double(args=([2],)) -> replaced",
-        "forward: forward pre-hook on Identity: seed_000_hook(args=([2],)) -> raised TypeError",
+        "forward: forward pre-hook on Identity: three_params(args=([2],)) -> raised TypeError",
         "forward: forward pre-hook on Identity: log_shape(args=([2],))",
-        "forward: forward pre-hook on Identity: noise_as_in_seed_000(args=([2],), kwargs={}) "
+        "forward: forward pre-hook on Identity: noise_args_only(args=([2],), kwargs={}) "
         "-> replaced",
         "forward: forward pre-hook on Identity: noise_with_kwargs(args=([2],), kwargs={}) "
         "-> replaced",
@@ -467,7 +467,8 @@ def test_each_chapter_prints_its_timeline_after_its_output():
     number = CHAPTER_MODULES.index("node_hooks") + 1
     out = unwrapped(str(number))
     output_at = out.index("What it printed, run just now:")
-    timeline_at = out.index("The hooks that fired, in order, as minitorch_hooks.trace saw them:")
+    timeline_at = out.index(
+        "The hooks that fired, in order, as minitorch_hooks.hook_trace saw them:")
     assert output_at < timeline_at < out.index(inspect.cleandoc(CHAPTERS[number - 1].outro))
     rows = [line.strip() for line in out[timeline_at:].splitlines()[2:8]]
     assert rows[0].split() == ["#", "phase", "kind", "where", "hook(what", "it",

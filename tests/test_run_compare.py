@@ -74,7 +74,7 @@ def test_run_leaves_no_alias_behind(capsys, tmp_path):
 def test_run_trace_prints_the_timeline_after_the_output(capsys, tmp_path):
     code, out, _ = run(capsys, "run", "--trace", script(tmp_path, GOOD))
     assert code == 0
-    output, _, timeline = out.partition("\nHook timeline (minitorch_hooks.trace):\n")
+    output, _, timeline = out.partition("\nHook timeline (minitorch_hooks.hook_trace):\n")
     assert output.startswith("torch True")
     rows = timeline.splitlines()
     assert rows[1].split()[:6] == ["1", "forward", "forward", "hook", "0", "(Linear)"]
@@ -100,8 +100,10 @@ def test_run_svg_and_mermaid_write_the_timeline_to_files(capsys, tmp_path):
      "ModuleNotFoundError: torch.utils.data is not implemented by minitorch_hooks"),
     ("torch.nn.functional.gelu(torch.ones(1))\n", "torch.nn.functional.gelu(torch.ones(1))",
      "torch.nn.functional.gelu is not implemented by minitorch_hooks"),
-    ("torch.trace(torch.ones(2, 2))\n", "torch.trace(torch.ones(2, 2))",  # not ours: torch's
-     "torch.trace is not implemented by minitorch_hooks"),
+    ("torch.kron(torch.ones(2), torch.ones(2))\n", "torch.kron(torch.ones(2), torch.ones(2))",
+     "torch.kron is not implemented by minitorch_hooks"),
+    ("torch.hook_trace()\n", "torch.hook_trace()",  # ours, not PyTorch's: not under torch.
+     "torch.hook_trace is not implemented by minitorch_hooks"),
 ])
 def test_an_unsupported_feature_fails_with_a_message_naming_it(capsys, tmp_path, source, line,
                                                                message):
@@ -185,7 +187,7 @@ def test_run_real_torch_traces_pytorch(capsys, tmp_path):
     assert code == 0
     assert out.startswith("2.13.0")
     assert "tensor hook  leaf tensor [2]  <lambda>(grad=[2])" in out
-    assert "\nHook timeline (PyTorch, by minitorch_hooks.trace):\n" in out
+    assert "\nHook timeline (PyTorch, by minitorch_hooks.hook_trace):\n" in out
     assert "graph-node hooks, grad_fn.register_hook and register_prehook, cannot be" in out
 
 

@@ -3,7 +3,7 @@
 For ``C = A @ B`` the gradients are ``dA = dC @ B^T`` and ``dB = A^T @ dC``. ``matmul``
 records the node PyTorch records for each case (``DotBackward0`` for two vectors,
 ``MvBackward0``, ``MmBackward0``, and a fold of batch dimensions for larger inputs).
-See https://pytorch.org/docs/stable/generated/torch.matmul.html
+See <https://docs.pytorch.org/docs/2.13/generated/torch.matmul.html>
 """
 
 from __future__ import annotations

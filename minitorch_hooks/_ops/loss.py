@@ -4,7 +4,7 @@
 Other losses are compositions of ordinary operations (``l1_loss`` is ``abs(input -
 target)`` and then ``mean``), so their graphs need no new node. ``reduction`` is
 ``"none"`` (one loss per element), ``"sum"`` or ``"mean"``.
-See https://pytorch.org/docs/stable/nn.html#loss-functions
+See <https://docs.pytorch.org/docs/2.13/nn.html#loss-functions>
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ helpers of ``autograd/_formula.py`` (``F``), so that it runs on NumPy arrays and
 ``create_graph``, on Tensors (then it is recorded, and can be differentiated again).
 Broadcasting is undone by the engine, so a formula may return a gradient of the broadcast
 shape.
-See https://pytorch.org/docs/stable/torch.html#pointwise-ops
+See <https://docs.pytorch.org/docs/2.13/torch.html#pointwise-ops>
 """
 
 from __future__ import annotations
@@ -338,7 +338,7 @@ class SignBackward0(Node):
 
 def sign(input: Tensor) -> Tensor:
     """-1, 0 or 1 by the sign of each element, in the input's dtype (a bool is its own sign).
-    See https://pytorch.org/docs/stable/generated/torch.sign.html
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.sign.html>
     """
     data = input._data
     return record(data.copy() if data.dtype == np.bool_ else np.sign(data), SignBackward0,

@@ -3,7 +3,7 @@
 A reduction's backward spreads the output gradient back over the elements that were
 reduced: every element for ``sum``, equal shares for ``mean``, only the winners for
 ``max``/``min``.
-See https://pytorch.org/docs/stable/torch.html#reduction-ops
+See <https://docs.pytorch.org/docs/2.13/torch.html#reduction-ops>
 """
 
 from __future__ import annotations
@@ -78,6 +78,33 @@ def sum(input: Tensor, dim: Dims = None, keepdim: bool = False, *,  # noqa: A001
     axes = _axes(dim, data.ndim)
     return record(data.sum(axis=axes, keepdims=keepdim), SumBackward1, (input,),
                   shape=data.shape, axes=axes, keepdim=keepdim)
+
+
+class TraceBackward0(Node):
+    """The trace adds the diagonal, so its gradient is the output's gradient on the
+    diagonal and zero elsewhere; PyTorch keeps the input's sizes to build it."""
+
+    __slots__ = ("self_sym_sizes",)
+    saved_attributes = ("self_sym_sizes",)
+
+    def backward(self, grad):
+        out = np.zeros(self.self_sym_sizes, dtype=np.asarray(grad).dtype)
+        np.fill_diagonal(out, grad)  # the main diagonal, also of a matrix that is not square
+        return out
+
+
+def trace(input: Tensor) -> Tensor:
+    """The sum of a matrix's main diagonal. Integers sum to int64, as for ``sum``.
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.trace.html>
+    """
+    data = input._data
+    if data.ndim != 2:
+        raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {data.ndim}")
+    if data.dtype == np.bool_:
+        raise NotImplementedError("\"trace\" not implemented for 'Bool'")
+    dtype = np.int64 if data.dtype.kind in "iu" else data.dtype
+    return record(np.asarray(np.trace(data), dtype=dtype), TraceBackward0, (input,),
+                  self_sym_sizes=data.shape)
 
 
 class MeanBackward0(Node):
@@ -234,14 +261,14 @@ def _logical_reduction(reduce: Any, input: Tensor, dim: Dims, keepdim: bool) -> 
 
 def any(input: Tensor, dim: Dims = None, keepdim: bool = False) -> Tensor:  # noqa: A001
     """Whether some element (along ``dim``) is non-zero.
-    See https://pytorch.org/docs/stable/generated/torch.any.html
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.any.html>
     """
     return _logical_reduction(np.any, input, dim, keepdim)
 
 
 def all(input: Tensor, dim: Dims = None, keepdim: bool = False) -> Tensor:  # noqa: A001
     """Whether every element (along ``dim``) is non-zero.
-    See https://pytorch.org/docs/stable/generated/torch.all.html
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.all.html>
     """
     return _logical_reduction(np.all, input, dim, keepdim)
 
@@ -321,7 +348,7 @@ def var(input: Tensor, dim: Any = None, unbiased: bool | None = None, keepdim: b
     """The variance over ``dim`` (everything when omitted), divided by ``N - correction``:
     ``correction=1`` (Bessel's, the default; ``unbiased=True``) estimates the variance of
     the population the elements were drawn from, ``correction=0`` is the plain mean square.
-    See https://pytorch.org/docs/stable/generated/torch.var.html
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.var.html>
     """
     result, axes, correction = _var("var", input, dim, unbiased, keepdim, correction)
     return record(result, VarBackward0, (input,), saved=(input,), axes=axes, keepdim=keepdim,
@@ -331,7 +358,7 @@ def var(input: Tensor, dim: Any = None, unbiased: bool | None = None, keepdim: b
 def std(input: Tensor, dim: Any = None, unbiased: bool | None = None, keepdim: bool = False,
         *, correction: float | None = None) -> Tensor:
     """The square root of ``var``, with the same arguments.
-    See https://pytorch.org/docs/stable/generated/torch.std.html
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.std.html>
     """
     result, axes, correction = _var("std", input, dim, unbiased, keepdim, correction)
     return record(np.sqrt(result), StdBackward0, (input,), saved=(input,), save_output=True,

@@ -7,7 +7,7 @@ apply as for ``add_``, and the recorded node tells which way the write went: ``C
 through a view, ``IndexPutBackward0`` for arrays alone, ``fill_`` or ``copy_``'s own node
 when the index selects the whole tensor. Its relative ``masked_fill`` (write one value where
 a mask is True) is here too.
-See https://pytorch.org/docs/stable/tensor_view.html
+See <https://docs.pytorch.org/docs/2.13/tensor_view.html>
 """
 
 from __future__ import annotations
@@ -72,7 +72,7 @@ def setitem(self: Tensor, index: Any, value: Any) -> None:
     0-d, an ``index_put_`` if there are integer or boolean arrays too. If the basic indices
     leave the whole tensor, the write goes to the tensor itself and records its own node
     (``CopyBackwards``, ``FillBackward3``); through a view it records ``CopySlices``.
-    See https://pytorch.org/docs/stable/tensor_view.html
+    See <https://docs.pytorch.org/docs/2.13/tensor_view.html>
     """
     if isinstance(value, (Number, np.generic)):
         value = Tensor._wrap(scalar_for(value, self._data.dtype))
@@ -221,7 +221,7 @@ def masked_fill(input: Tensor, mask: Tensor, value: Any) -> Tensor:
     """``value`` where ``mask`` is True, ``input`` elsewhere; ``mask`` and ``input``
     broadcast together. The usual way to hide positions (attention masks, a gradient to
     drop in a hook) without writing into a tensor that autograd needs.
-    See https://pytorch.org/docs/stable/generated/torch.Tensor.masked_fill.html
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.Tensor.masked_fill.html>
     """
     fill = _masked_fill_value(mask, value, input._data.dtype)
     broadcast_shapes(mask._data.shape, input._data.shape)  # PyTorch's message

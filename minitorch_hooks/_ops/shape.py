@@ -3,7 +3,7 @@
 A view (``view``, ``transpose``, basic indexing, ...) shares memory with its base, as in
 PyTorch, and also its version counter: changing either in place is seen by both. The
 backward of a rearrangement puts each gradient element back where its value came from.
-See https://pytorch.org/docs/stable/tensor_view.html
+See <https://docs.pytorch.org/docs/2.13/tensor_view.html>
 """
 
 from __future__ import annotations
@@ -640,7 +640,7 @@ def split(input: Tensor, split_size_or_sections: int | Sequence[int], dim: int =
           ) -> tuple[Tensor, ...]:
     """Views of consecutive pieces along ``dim``: each ``split_size`` long (the last may be
     shorter), or of the listed sizes. They share memory with ``input``.
-    See https://pytorch.org/docs/stable/generated/torch.split.html
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.split.html>
     """
     data = input._data
     sections = split_size_or_sections
@@ -675,7 +675,7 @@ def split(input: Tensor, split_size_or_sections: int | Sequence[int], dim: int =
 def chunk(input: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
     """``split`` into ``chunks`` pieces of equal size, rounded up, so there can be fewer
     (a length of 4 in 3 chunks gives two of 2).
-    See https://pytorch.org/docs/stable/generated/torch.chunk.html
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.chunk.html>
     """
     data = input._data
     if data.ndim == 0:
@@ -691,7 +691,7 @@ def chunk(input: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
 def unbind(input: Tensor, dim: int = 0) -> tuple[Tensor, ...]:
     """Every slice along ``dim``, each without that dimension (``x[0], x[1], ...``), as
     views made by one node.
-    See https://pytorch.org/docs/stable/generated/torch.unbind.html
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.unbind.html>
     """
     data = input._data
     if data.ndim == 0:

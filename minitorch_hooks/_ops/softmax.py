@@ -1,7 +1,7 @@
 """``softmax`` and ``log_softmax`` along a dimension, computed stably.
 
 Subtracting the maximum first keeps ``exp`` from overflowing; the result is the same.
-See https://pytorch.org/docs/stable/generated/torch.nn.functional.softmax.html
+See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.functional.softmax.html>
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ gradient, and the view (like every other view of that base, once it is next look
 gets an ``AsStridedBackward0`` that reads its gradient out of the base's. Both find the
 view's region by position in the base's memory.
 See torch/csrc/autograd/variable.cpp (rebase_history) and functions/tensor.cpp, and
-https://pytorch.org/docs/stable/notes/autograd.html#in-place-operations-with-autograd
+<https://docs.pytorch.org/docs/2.13/notes/autograd.html#in-place-operations-with-autograd>
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Automatic differentiation: ``backward``, ``grad``, grad modes and custom Functions.
 
-See https://pytorch.org/docs/stable/autograd.html
+See <https://docs.pytorch.org/docs/2.13/autograd.html>
 """
 
 from __future__ import annotations
@@ -77,7 +77,7 @@ def backward(tensors, grad_tensors=None, retain_graph: bool | None = None,
     The pass runs with grad mode set to ``create_graph``; with ``create_graph=True`` it is
     recorded, so ``.grad`` can be differentiated again. ``retain_graph`` defaults to
     ``create_graph``, as in PyTorch: a graph one means to differentiate again is kept.
-    See https://pytorch.org/docs/stable/generated/torch.autograd.backward.html
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.autograd.backward.html>
     """
     outputs = _as_tuple(tensors)
     grad_outputs = _as_tuple(grad_tensors) if grad_tensors is not None else (None,) * len(outputs)
@@ -104,7 +104,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph: bool | None = None,
 
     With ``create_graph=True`` the gradients have a ``grad_fn`` and can be differentiated
     again; ``retain_graph`` defaults to ``create_graph``.
-    See https://pytorch.org/docs/stable/generated/torch.autograd.grad.html
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.autograd.grad.html>
     """
     outputs, inputs = _as_tuple(outputs), _as_tuple(inputs)
     grad_outputs = _as_tuple(grad_outputs) if grad_outputs is not None else (None,) * len(outputs)

@@ -15,7 +15,7 @@ formula reads ``_formula.where(mask, grad, 0)`` where it would have read ``np.wh
 that is all it takes for an op to support double backward. PyTorch's counterpart is the
 file of hand-written derivative helpers, ``FunctionsManual.cpp``, which are written on
 Tensors (its single kind of backward pass always runs on Tensors).
-See https://docs.pytorch.org/docs/2.13/notes/extending.html#double-backward
+See <https://docs.pytorch.org/docs/2.13/notes/extending.html#double-backward>
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ The loop is iterative, so a graph of any depth works.
 
 At each node the hooks run in PyTorch's order: the tensor hooks of the tensors it produced,
 then ``retain_grad``, then the node's pre-hooks, then the node itself, then its post-hooks.
-See https://pytorch.org/docs/stable/notes/autograd.html#backward-hooks-execution
+See <https://docs.pytorch.org/docs/2.13/notes/autograd.html#backward-hooks-execution>
 
 Grad mode during the pass is ``create_graph``: off by default, so a hook (or a custom
 Function's backward) that computes something records nothing, and an optimiser step in a
@@ -18,7 +18,7 @@ NumPy arrays, the backward formulas (written with operators and the helpers of
 ``_ops/_formula.py``, which work on both) record nodes like any forward code, and the
 gradients come out with a ``grad_fn``. Without it, the same formulas run on bare arrays and
 pay nothing for the possibility.
-See https://docs.pytorch.org/docs/2.13/notes/autograd.html#grad-modes
+See <https://docs.pytorch.org/docs/2.13/notes/autograd.html#grad-modes>
 """
 
 from __future__ import annotations

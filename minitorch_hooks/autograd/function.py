@@ -5,7 +5,7 @@ and connects the node to the outputs. The node *is* the ``ctx`` that ``forward``
 ``backward`` receive: what forward stores on it, ``out.grad_fn`` shows. Full backward
 hooks on modules are built from exactly such a function (``BackwardHookFunction``, an
 identity), which is why their grads appear at that node.
-See https://pytorch.org/docs/stable/notes/extending.html#extending-torch-autograd
+See <https://docs.pytorch.org/docs/2.13/notes/extending.html#extending-torch-autograd>
 """
 
 from __future__ import annotations
@@ -177,7 +177,7 @@ class Function:
         raise RuntimeError("Legacy autograd function with non-static forward method is "
                            "deprecated. Please use new-style autograd function with static "
                            "forward method. (Example: "
-                           "https://pytorch.org/docs/stable/autograd.html#torch.autograd.Function)")
+                           "<https://docs.pytorch.org/docs/2.13/autograd.html#torch.autograd.Function>)")
 
     @staticmethod
     def forward(ctx: FunctionCtx, *args: Any) -> Any:
@@ -295,7 +295,7 @@ def once_differentiable(fn: Callable) -> Callable:
     incoming gradient requires grad, each gradient it returns is given an :class:`Error`
     node: differentiating through it again raises, rather than silently giving a wrong
     second derivative.
-    See https://docs.pytorch.org/docs/2.13/notes/extending.html#extending-torch-autograd
+    See <https://docs.pytorch.org/docs/2.13/notes/extending.html#extending-torch-autograd>
     """
     @functools.wraps(fn)
     def wrapper(ctx: Any, *args: Any) -> Any:

@@ -3,7 +3,7 @@
 For every input element, nudge it by ``±eps`` and watch how each output element moves
 (the numerical Jacobian); then ask autograd for the same Jacobian one output element at
 a time. In float64 the two agree closely when the backward formulas are right.
-See https://pytorch.org/docs/stable/generated/torch.autograd.gradcheck.html
+See <https://docs.pytorch.org/docs/2.13/generated/torch.autograd.gradcheck.html>
 
 ``gradgradcheck`` does the same for second derivatives: it gradchecks the function that
 computes the gradients with ``create_graph=True``.
@@ -98,7 +98,7 @@ def gradgradcheck(func: Callable, inputs: Any, grad_outputs: Any = None, *,
     require grad when omitted) the function ``(inputs, grad_outputs) -> gradients of the
     inputs`` is built with ``create_graph=True`` and handed to :func:`gradcheck`, so both
     the inputs and the ``grad_outputs`` are checked.
-    See https://docs.pytorch.org/docs/2.13/generated/torch.autograd.gradcheck.gradgradcheck.html
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.autograd.gradcheck.gradgradcheck.html>
     """
     from .. import autograd
     from .._tensor import Tensor

@@ -4,7 +4,7 @@ Each operation that takes a tensor requiring grad leaves behind a node (``MulBac
 ``SumBackward0``, ...) that knows how to turn the gradient of its output into gradients of
 its inputs, and where those go next (``next_functions``). A leaf tensor's gradient arrives
 at its :class:`AccumulateGrad` node, which adds it into ``.grad``.
-See https://pytorch.org/docs/stable/autograd.html#torch.autograd.graph.Node
+See <https://docs.pytorch.org/docs/2.13/autograd.html#torch.autograd.graph.Node>
 """
 
 from __future__ import annotations
@@ -96,7 +96,7 @@ class Node:
     def metadata(self) -> dict:
         """A dict of this node's own, empty at first and kept as long as the node: where
         hooks can leave notes about it (which module made it, say).
-        See https://pytorch.org/docs/stable/generated/torch.autograd.graph.Node.metadata.html
+        See <https://docs.pytorch.org/docs/2.13/generated/torch.autograd.graph.Node.metadata.html>
         """
         try:
             return self._metadata
@@ -174,7 +174,7 @@ class Node:
     def register_prehook(self, fn: Callable) -> RemovableHandle:
         """``fn(grad_outputs)`` runs before this node; a returned tuple replaces them.
 
-        See https://pytorch.org/docs/stable/generated/torch.autograd.graph.Node.register_prehook.html
+        See <https://docs.pytorch.org/docs/2.13/generated/torch.autograd.graph.Node.register_prehook.html>
         """
         return _add_hook(self._hook_registry().pre, fn)
 
@@ -182,7 +182,7 @@ class Node:
         """``fn(grad_inputs, grad_outputs)`` runs after this node; a returned tuple
         replaces ``grad_inputs``, the gradients sent on to ``next_functions``.
 
-        See https://pytorch.org/docs/stable/generated/torch.autograd.graph.Node.register_hook.html
+        See <https://docs.pytorch.org/docs/2.13/generated/torch.autograd.graph.Node.register_hook.html>
         """
         return _add_hook(self._hook_registry().post, fn)
 
@@ -337,7 +337,7 @@ def register_multi_grad_hook(tensors: Sequence[Tensor], fn: Callable, *,
     tensor hooks, in registration order, and its return value is ignored. The tensor
     hooks carry PyTorch's names (``fn``'s own in "any" mode, ``inner_hook`` in "all"
     mode), so that a trace of either library shows the same calls.
-    See https://pytorch.org/docs/stable/autograd.html#torch.autograd.graph.register_multi_grad_hook
+    See <https://docs.pytorch.org/docs/2.13/autograd.html#torch.autograd.graph.register_multi_grad_hook>
     """
     if mode not in ("all", "any"):
         raise ValueError(f"Expects mode to be one of ('all', 'any') but got {mode}")

@@ -8,7 +8,7 @@ Under ``saved_tensors_hooks(pack_hook, unpack_hook)`` a tensor is not kept at al
 ``pack_hook(tensor)`` returns is kept instead, and ``unpack_hook(packed)`` gives a tensor
 back when backward needs it. That is how activations can be stored compressed, on disk or
 on another device (``save_on_cpu``), and how one can watch what autograd saves.
-See https://pytorch.org/docs/stable/notes/autograd.html#hooks-for-saved-tensors
+See <https://docs.pytorch.org/docs/2.13/notes/autograd.html#hooks-for-saved-tensors>
 """
 
 from __future__ import annotations
@@ -206,7 +206,7 @@ class saved_tensors_hooks:  # noqa: N801 - torch's name
     The hooks that count are those in force when the tensor is *saved*, not when backward
     runs. ``pack_hook`` must not change its input in place; to avoid a reference cycle it
     should not return the tensor itself but, say, ``tensor.detach()``.
-    See https://pytorch.org/docs/stable/autograd.html#torch.autograd.graph.saved_tensors_hooks
+    See <https://docs.pytorch.org/docs/2.13/autograd.html#torch.autograd.graph.saved_tensors_hooks>
     """
 
     def __init__(self, pack_hook: Callable[[Tensor], Any],
@@ -231,7 +231,7 @@ class saved_tensors_hooks:  # noqa: N801 - torch's name
 class save_on_cpu(saved_tensors_hooks):  # noqa: N801 - torch's name
     """Keep saved tensors on the CPU and move them back for backward. Everything here is
     on the CPU already, so, as PyTorch does for CPU tensors, nothing is copied.
-    See https://pytorch.org/docs/stable/autograd.html#torch.autograd.graph.save_on_cpu
+    See <https://docs.pytorch.org/docs/2.13/autograd.html#torch.autograd.graph.save_on_cpu>
     """
 
     def __init__(self, pin_memory: bool = False, device_type: str = "cuda") -> None:
@@ -245,7 +245,7 @@ def disable_saved_tensors_hooks(error_message: str) -> Iterator[None]:
     """Refuse saved tensor hooks within this context: entering ``saved_tensors_hooks`` (or
     this context while hooks are in force) raises ``RuntimeError(error_message)``. For code
     that cannot work with packed tensors.
-    See https://pytorch.org/docs/stable/autograd.html#torch.autograd.graph.disable_saved_tensors_hooks
+    See <https://docs.pytorch.org/docs/2.13/autograd.html#torch.autograd.graph.disable_saved_tensors_hooks>
     """
     global _disabled_message
     if _hooks_stack:

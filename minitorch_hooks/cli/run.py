@@ -22,7 +22,7 @@ import traceback
 from collections.abc import Callable
 from pathlib import Path
 
-from ..tracing import Trace, trace
+from ..tracing import Trace, hook_trace
 from . import torch_alias
 from .pytorch import INSTALL_HINT
 from .torch_alias import torch_aliased
@@ -80,7 +80,7 @@ def run_script(args: argparse.Namespace) -> int:
     with contextlib.ExitStack() as stack:
         if torch is None:
             stack.enter_context(torch_aliased())
-        recorded = stack.enter_context(trace(torch=torch)) if traced else None
+        recorded = stack.enter_context(hook_trace(torch=torch)) if traced else None
         code = run_path(script, args.script_args)
     if recorded is not None:
         _report(recorded, args)
@@ -136,9 +136,9 @@ ON_PYTORCH_NOTE = ("(On PyTorch, hooks are seen as they are registered; graph-no
 def _report(recorded: Trace, args: argparse.Namespace) -> None:
     if args.trace:
         if args.real_torch:
-            print(f"\nHook timeline (PyTorch, by minitorch_hooks.trace):\n{ON_PYTORCH_NOTE}")
+            print(f"\nHook timeline (PyTorch, by minitorch_hooks.hook_trace):\n{ON_PYTORCH_NOTE}")
         else:
-            print("\nHook timeline (minitorch_hooks.trace):")
+            print("\nHook timeline (minitorch_hooks.hook_trace):")
         print(recorded.text())
     for path, text in ((args.svg, recorded.svg), (args.mermaid, _mermaid_text(recorded, args)),
                        (args.trace_json, recorded.json)):

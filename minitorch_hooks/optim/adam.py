@@ -19,7 +19,7 @@ The operations are PyTorch's, in PyTorch's order (``eps`` is added after the bia
 correction of ``sqrt(v)``), so the results agree to float32 rounding. The options after
 ``amsgrad`` are keyword-only, as in PyTorch; ``foreach`` chooses how PyTorch loops over the
 parameters, not what it computes (see ``optimizer.py`` for it and the options refused).
-See https://pytorch.org/docs/stable/generated/torch.optim.Adam.html
+See <https://docs.pytorch.org/docs/2.13/generated/torch.optim.Adam.html>
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ the whole update). The first two compute the same thing, so ``foreach`` is accep
 this loop runs. ``fused``, ``capturable`` (steps safe to record in a CUDA graph) and
 ``differentiable`` (steps recorded by autograd) ask for more than a result, and are refused
 with ``NotImplementedError``.
-See https://docs.pytorch.org/docs/2.13/optim.html
+See <https://docs.pytorch.org/docs/2.13/optim.html>
 """
 
 from __future__ import annotations
@@ -55,14 +55,14 @@ _global_optimizer_post_hooks: OrderedDict[int, Callable] = OrderedDict()
 def register_optimizer_step_pre_hook(hook: Callable) -> RemovableHandle:
     """``hook(optimizer, args, kwargs)`` before every optimiser's ``step``; it may return
     ``(new_args, new_kwargs)``. For code that watches all training, such as a profiler.
-    See https://docs.pytorch.org/docs/2.13/optim.html
+    See <https://docs.pytorch.org/docs/2.13/optim.html>
     """
     return _register(_global_optimizer_pre_hooks, hook)
 
 
 def register_optimizer_step_post_hook(hook: Callable) -> RemovableHandle:
     """``hook(optimizer, args, kwargs)`` after every optimiser's ``step``; its result is
-    ignored. See https://docs.pytorch.org/docs/2.13/optim.html"""
+    ignored. See <https://docs.pytorch.org/docs/2.13/optim.html>"""
     return _register(_global_optimizer_post_hooks, hook)
 
 
@@ -154,7 +154,7 @@ class Optimizer:
         names are kept as the group's ``param_names`` and saved in the state dict, so that
         a load pre-hook can match parameters by name. A group's parameters are all named or
         all unnamed, and so are an optimiser's groups.
-        See https://docs.pytorch.org/docs/2.13/generated/torch.optim.Optimizer.add_param_group.html
+        See <https://docs.pytorch.org/docs/2.13/generated/torch.optim.Optimizer.add_param_group.html>
         """
         if not isinstance(param_group, dict):
             raise TypeError(f"param_group must be a dict, but got {type(param_group)}")
@@ -203,14 +203,14 @@ class Optimizer:
     def register_step_pre_hook(self, hook: Callable) -> RemovableHandle:
         """``hook(optimizer, args, kwargs)`` before each ``step``; returning
         ``(new_args, new_kwargs)`` replaces what ``step`` gets.
-        See https://docs.pytorch.org/docs/2.13/generated/torch.optim.Optimizer.register_step_pre_hook.html
+        See <https://docs.pytorch.org/docs/2.13/generated/torch.optim.Optimizer.register_step_pre_hook.html>
         """
         return _register(self._optimizer_step_pre_hooks, hook)
 
     def register_step_post_hook(self, hook: Callable) -> RemovableHandle:
         """``hook(optimizer, args, kwargs)`` after each ``step``: the parameters are updated,
         so this is where to measure what the step did.
-        See https://docs.pytorch.org/docs/2.13/generated/torch.optim.Optimizer.register_step_post_hook.html
+        See <https://docs.pytorch.org/docs/2.13/generated/torch.optim.Optimizer.register_step_post_hook.html>
         """
         return _register(self._optimizer_step_post_hooks, hook)
 
@@ -241,7 +241,7 @@ class Optimizer:
         index, counted across the groups in order: a checkpoint cannot hold the parameter
         objects, and the indices match the parameters of an optimiser built the same way.
         The state's tensors are the optimiser's own, not copies (``torch.save`` copies).
-        See https://docs.pytorch.org/docs/2.13/generated/torch.optim.Optimizer.state_dict.html
+        See <https://docs.pytorch.org/docs/2.13/generated/torch.optim.Optimizer.state_dict.html>
         """
         for hook_id, hook in tuple(self._optimizer_state_dict_pre_hooks.items()):
             traced(hook, "optimizer state_dict pre-hook", self, hook_id)(self)
@@ -268,7 +268,7 @@ class Optimizer:
         becomes this optimiser's ``i``-th parameter, without checking more than the group
         sizes (PyTorch checks no more). Tensors in the state take the parameter's dtype,
         except ``step``.
-        See https://docs.pytorch.org/docs/2.13/generated/torch.optim.Optimizer.load_state_dict.html
+        See <https://docs.pytorch.org/docs/2.13/generated/torch.optim.Optimizer.load_state_dict.html>
         """
         state_dict = state_dict.copy()  # shallow, as Module.load_state_dict: hooks may edit it
         for hook_id, hook in tuple(self._optimizer_load_state_dict_pre_hooks.items()):

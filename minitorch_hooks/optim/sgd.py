@@ -14,7 +14,7 @@ This is PyTorch's formulation, which puts ``lr`` outside the momentum buffer (so
 put it inside; the two differ when ``lr`` changes during training). The options after
 ``nesterov`` are keyword-only, as in PyTorch; ``foreach`` chooses how PyTorch loops over
 the parameters, not what it computes (see ``optimizer.py`` for it and the options refused).
-See https://pytorch.org/docs/stable/generated/torch.optim.SGD.html
+See <https://docs.pytorch.org/docs/2.13/generated/torch.optim.SGD.html>
 """
 
 from __future__ import annotations

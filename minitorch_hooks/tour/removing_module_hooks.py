@@ -13,7 +13,7 @@ def example(torch: ModuleType) -> None:
     model = nn.Sequential(nn.Linear(10, 20), nn.ReLU(), nn.Linear(20, 5))
     x = torch.ones(4, 10)
 
-    def logging_hook(module, args):  # a logger with the two parameters it needs
+    def logging_hook(module, args):  # with the two parameters PyTorch passes
         print(f"  {type(module).__name__}: input shape {args[0].shape}")
 
     calls = []
@@ -74,7 +74,7 @@ CHAPTER = Chapter(
         holding the hook functions in the order they will run. They are private, but
         reading them is the quickest way to see what is attached to a layer.
 
-        Seed 000 logs the input of every child of a Sequential by registering one
+        To log the input of every child of a Sequential, register one
         pre-hook per child, and keeps the handles to remove them afterwards; here it is
         with the two-parameter hook PyTorch calls. Forgetting the handles is the common
         mistake: registering the same function again adds a second entry, not nothing.

@@ -60,11 +60,11 @@ def _fit(line: str, width: int | None) -> list[str]:
 
 def _timeline(recorded: Trace, width: int | None, style: Style) -> list[str]:
     if not recorded.events:
-        return [style.paint("No hook of minitorch_hooks fired: trace sees only the "
+        return [style.paint("No hook of minitorch_hooks fired: hook_trace sees only the "
                             "library's hooks,", _BOLD),
                 style.paint("and the hooks above are plain Python.", _BOLD)]
     text = recorded.text(None if width is None else width - len(_INDENT))
-    return [style.paint("The hooks that fired, in order, as minitorch_hooks.trace saw them:",
+    return [style.paint("The hooks that fired, in order, as minitorch_hooks.hook_trace saw them:",
                         _BOLD), "", style.paint(_block(text), _MAGENTA)]
 
 
@@ -104,7 +104,7 @@ _WELCOME = """
     prints the same: the test suite runs every example on both and compares.
 
     After the output comes the timeline of every hook call the example made, recorded by
-    minitorch_hooks.trace: its phase, its kind, what the hook belongs to, the hook with
+    minitorch_hooks.hook_trace: its phase, its kind, what the hook belongs to, the hook with
     what it received, and whether it replaced the value. A tensor is shown by its shape,
     [2, 3] (a single number is []), which is what tells you which gradient a hook got.
 """
@@ -116,7 +116,7 @@ _FAREWELL = """
     autograd/saved_tensors.py and autograd/graph.py (saved-tensor and multi-grad hooks).
     "minitorch-hooks tour --chapter N" shows one chapter again.
 
-    To watch the hooks of your own code, wrap it in "with minitorch_hooks.trace(model) as
+    To watch the hooks of your own code, wrap it in "with minitorch_hooks.hook_trace(model) as
     t:" and print(t), or save t.svg() and t.mermaid() as drawings. An ordinary PyTorch
     script runs on minitorch_hooks with "minitorch-hooks run --trace script.py", and
     "minitorch-hooks compare script.py" runs it on real PyTorch too and shows where the
