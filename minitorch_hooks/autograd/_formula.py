@@ -176,6 +176,12 @@ def permute(x: Any, order: Sequence[int]) -> Any:
     return x.permute(tuple(int(d) for d in order)) if type(x) is Tensor else x.transpose(order)
 
 
+def t(x: Any) -> Any:
+    """A matrix transposed: ``x.t()`` on a Tensor (``TBackward0``, as PyTorch's formulas
+    record it; ``.T`` would record a permute)."""
+    return x.t() if type(x) is Tensor else x.T
+
+
 def outer(x: Any, y: Any) -> Any:
     return x.unsqueeze(1) * y if type(x) is Tensor else np.outer(x, y)
 
