@@ -88,9 +88,10 @@ class TraceBackward0(Node):
     saved_attributes = ("self_sym_sizes",)
 
     def backward(self, grad):
-        out = np.zeros(self.self_sym_sizes, dtype=np.asarray(grad).dtype)
-        np.fill_diagonal(out, grad)  # the main diagonal, also of a matrix that is not square
-        return out
+        # The main diagonal, also of a matrix that is not square: an identity-like mask
+        # times the gradient, so the formula is itself differentiable.
+        rows, cols = self.self_sym_sizes
+        return F.like(np.eye(rows, cols, dtype=F.dtype(grad)), grad) * grad
 
 
 def trace(input: Tensor) -> Tensor:

@@ -102,6 +102,7 @@ OPS: list[tuple[str, Op, tuple[np.ndarray, ...]]] = [
     ("sqrt", lambda torch, x: x.sqrt(), (positive(S23),)),
     ("abs", lambda torch, x: x.abs() * x, (signed(S23),)),
     ("sign", lambda torch, x: x.sign() * x * x, (signed(S23),)),
+    ("trace", lambda torch, x: x.trace() * x, (signed(S23),)),
     ("relu", lambda torch, x: x.relu() * x, (signed(S23),)),
     ("tanh", lambda torch, x: x.tanh(), (signed(S23),)),
     ("sigmoid", lambda torch, x: x.sigmoid(), (signed(S23),)),
