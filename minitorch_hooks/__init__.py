@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import builtins
 
-from . import autograd, nn, optim, return_types, utils
+from . import __future__, autograd, nn, optim, return_types, utils
 from ._creation import (
     arange,
     as_tensor,

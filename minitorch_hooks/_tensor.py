@@ -334,6 +334,13 @@ class Tensor:
         out._version_counter = self._version_counter
         return out
 
+    def module_load(self, other: Tensor, assign: bool = False) -> Tensor:
+        """What ``load_state_dict`` swaps into this parameter when the swap switch of
+        ``torch.__future__`` is on: ``other`` itself with ``assign``, else this tensor's
+        own values after copying ``other`` into them (detached either way). A subclass may
+        override it to load differently."""
+        return other.detach() if assign else self.copy_(other).detach()
+
     def detach_(self) -> Tensor:
         """Cut this tensor from the graph, in place. A view cannot be: it shares its
         base's memory and history, so PyTorch refuses and points to ``detach()``."""

@@ -20,9 +20,9 @@ from .modules import (
     Softmax,
     Tanh,
 )
-from .parameter import Parameter
+from .parameter import Buffer, Parameter
 
-__all__ = ["CrossEntropyLoss", "Dropout", "Flatten", "Identity", "L1Loss", "Linear",
+__all__ = ["Buffer", "CrossEntropyLoss", "Dropout", "Flatten", "Identity", "L1Loss", "Linear",
            "LogSoftmax", "MSELoss", "Module", "ModuleDict", "ModuleList", "NLLLoss", "Parameter",
            "ReLU", "Sequential", "Sigmoid", "Softmax", "Tanh", "functional", "init", "modules",
            "utils"]

@@ -42,6 +42,33 @@ class Parameter(Tensor):
         return (_rebuild_parameter, (np.array(self._data), self._requires_grad, OrderedDict()))
 
 
+class _BufferMeta(type):
+    """``isinstance(t, Buffer)`` is True for any tensor that ``Buffer(...)`` marked."""
+
+    def __instancecheck__(cls, instance: object) -> bool:
+        return isinstance(instance, Tensor) and getattr(instance, "_is_buffer", False)
+
+
+class Buffer(Tensor, metaclass=_BufferMeta):
+    """A tensor that, assigned to a module attribute, registers itself as a buffer.
+
+    Assigning a plain tensor only sets an attribute; marking it as a ``Buffer`` says "this
+    is module state" (running statistics, a mask) without calling ``register_buffer``.
+    PyTorch's ``Buffer(...)`` does not return a new kind of tensor: it returns a detached
+    ``Tensor`` with two attributes, ``persistent`` and ``_is_buffer``, and ``isinstance``
+    looks for the mark.
+    See https://docs.pytorch.org/docs/2.13/generated/torch.nn.parameter.Buffer.html
+    """
+
+    def __new__(cls, data: Tensor | None = None, *, persistent: bool = True) -> Tensor:
+        if data is None:
+            data = Tensor._wrap(np.zeros(0, dtype=np.float32))
+        tensor = data.detach().requires_grad_(data.requires_grad)
+        tensor.persistent = persistent
+        tensor._is_buffer = True
+        return tensor
+
+
 def _rebuild_parameter(data: np.ndarray, requires_grad: bool,
                        backward_hooks: OrderedDict | None = None) -> Parameter:
     parameter = Parameter(Tensor._wrap(data), requires_grad)
