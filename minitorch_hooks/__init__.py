@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import builtins
 
-from . import __future__, autograd, nn, optim, return_types, utils
+from . import _C, __future__, autograd, nn, optim, return_types, utils
 from ._creation import (
     arange,
     as_tensor,
@@ -127,3 +127,17 @@ def get_default_dtype() -> dtype:
     """Always float32: minitorch_hooks does not change the default dtype."""
     return float32
 
+
+
+def set_warn_always(b: builtins.bool, /) -> None:
+    """Give every warning that PyTorch gives only once per process (``TORCH_WARN_ONCE``:
+    ``x.T`` on a tensor that is not 2-D, ``from_numpy`` of a read-only array) every time,
+    which helps while debugging.
+    See https://docs.pytorch.org/docs/2.13/generated/torch.set_warn_always.html
+    """
+    _C._set_warnAlways(b)
+
+
+def is_warn_always_enabled() -> builtins.bool:
+    """Whether ``set_warn_always(True)`` is in force."""
+    return _C._get_warnAlways()
