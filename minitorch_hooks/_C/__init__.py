@@ -9,9 +9,9 @@ from typing import Any
 
 from .. import _warnings
 from ..autograd import grad_mode
+from ..autograd.grad_mode import is_grad_enabled
 from ..autograd.graph import current_graph_task_id as _current_graph_task_id
 from ..autograd.graph import will_engine_execute_node as _will_engine_execute_node
-from ..autograd.grad_mode import is_grad_enabled
 from . import _autograd
 
 __all__ = ["_autograd", "_current_graph_task_id", "_get_warnAlways", "_set_grad_enabled",
