@@ -51,7 +51,23 @@ from ._dtype import (
     uint8,
 )
 from ._generator import Generator
+from ._ops.closeness import allclose, isclose
 from ._ops.conversion import clone
+from ._ops.division import floor_divide, fmod, remainder
+from ._ops.elementary import (
+    acos,
+    arccos,
+    arcsin,
+    arctan,
+    asin,
+    atan,
+    cos,
+    cosh,
+    rsqrt,
+    sin,
+    sinh,
+    tan,
+)
 from ._ops.linalg import addmm, matmul, mm
 from ._ops.pointwise import (
     abs,
@@ -85,7 +101,20 @@ from ._ops.pointwise import (
     tanh,
     where,
 )
-from ._ops.reduction import all, any, argmax, max, mean, min, norm, std, sum, var
+from ._ops.reduction import (
+    all,
+    any,
+    argmax,
+    max,
+    mean,
+    min,
+    norm,
+    std,
+    std_mean,
+    sum,
+    var,
+    var_mean,
+)
 from ._ops.setitem import masked_fill
 from ._ops.shape import (
     cat,

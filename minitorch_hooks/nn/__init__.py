@@ -2,11 +2,13 @@
 
 from . import functional, init, modules, utils
 from .modules import (
+    GELU,
     CrossEntropyLoss,
     Dropout,
     Flatten,
     Identity,
     L1Loss,
+    LeakyReLU,
     Linear,
     LogSoftmax,
     Module,
@@ -17,12 +19,14 @@ from .modules import (
     ReLU,
     Sequential,
     Sigmoid,
+    SiLU,
     Softmax,
+    Softmin,
     Tanh,
 )
 from .parameter import Buffer, Parameter
 
-__all__ = ["Buffer", "CrossEntropyLoss", "Dropout", "Flatten", "Identity", "L1Loss", "Linear",
-           "LogSoftmax", "MSELoss", "Module", "ModuleDict", "ModuleList", "NLLLoss", "Parameter",
-           "ReLU", "Sequential", "Sigmoid", "Softmax", "Tanh", "functional", "init", "modules",
-           "utils"]
+__all__ = ["Buffer", "CrossEntropyLoss", "Dropout", "Flatten", "GELU", "Identity", "L1Loss",
+           "LeakyReLU", "Linear", "LogSoftmax", "MSELoss", "Module", "ModuleDict", "ModuleList",
+           "NLLLoss", "Parameter", "ReLU", "Sequential", "SiLU", "Sigmoid", "Softmax", "Softmin",
+           "Tanh", "functional", "init", "modules", "utils"]
