@@ -8,6 +8,7 @@ from .modules import (
     Flatten,
     Identity,
     L1Loss,
+    LazyLinear,
     LeakyReLU,
     Linear,
     LogSoftmax,
@@ -24,9 +25,10 @@ from .modules import (
     Softmin,
     Tanh,
 )
-from .parameter import Buffer, Parameter
+from .parameter import Buffer, Parameter, UninitializedBuffer, UninitializedParameter
 
 __all__ = ["Buffer", "CrossEntropyLoss", "Dropout", "Flatten", "GELU", "Identity", "L1Loss",
-           "LeakyReLU", "Linear", "LogSoftmax", "MSELoss", "Module", "ModuleDict", "ModuleList",
-           "NLLLoss", "Parameter", "ReLU", "Sequential", "SiLU", "Sigmoid", "Softmax", "Softmin",
-           "Tanh", "functional", "init", "modules", "utils"]
+           "LazyLinear", "LeakyReLU", "Linear", "LogSoftmax", "MSELoss", "Module", "ModuleDict",
+           "ModuleList", "NLLLoss", "Parameter", "ReLU", "Sequential", "SiLU", "Sigmoid",
+           "Softmax", "Softmin", "Tanh", "UninitializedBuffer", "UninitializedParameter",
+           "functional", "init", "modules", "utils"]

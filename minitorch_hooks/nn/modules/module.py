@@ -32,7 +32,7 @@ from ..._tensor import Tensor
 from ...autograd.grad_mode import no_grad
 from ...utils import swap_tensors
 from ...utils.hooks import BackwardHook, RemovableHandle, call_hooks, check_callable, traced
-from ..parameter import Buffer, Parameter
+from ..parameter import Buffer, Parameter, is_lazy
 
 # -- hooks for every module (debugging and profiling tools use these) --------------------
 _global_forward_pre_hooks: OrderedDict[int, Callable] = OrderedDict()
@@ -870,14 +870,7 @@ class Module:
             destination._metadata[prefix[:-1]] = local_metadata
         for hook in tuple(self._state_dict_pre_hooks.values()):
             traced(hook, "state_dict pre-hook", self)(self, prefix, keep_vars)
-        for name, param in self._parameters.items():
-            if param is not None:
-                destination[prefix + name] = param if keep_vars else param.detach()
-        for name, buffer in self._buffers.items():
-            if buffer is not None and name not in self._non_persistent_buffers_set:
-                destination[prefix + name] = buffer if keep_vars else buffer.detach()
-        if type(self).get_extra_state is not Module.get_extra_state:  # overridden
-            destination[prefix + _EXTRA_STATE] = self.get_extra_state()
+        self._save_to_state_dict(destination, prefix, keep_vars)
         for name, module in self._modules.items():
             if module is not None:
                 module.state_dict(destination=destination, prefix=prefix + name + ".",
@@ -890,6 +883,19 @@ class Module:
                     raise RuntimeError("state_dict post-hook must return None")
                 destination = result
         return destination
+
+    def _save_to_state_dict(self, destination: dict, prefix: str, keep_vars: bool) -> None:
+        """This module's own entries (not its children's): parameters, persistent buffers
+        and extra state. A module that stores something else overrides it (lazy modules
+        keep their uninitialised parameters as they are)."""
+        for name, param in self._parameters.items():
+            if param is not None:
+                destination[prefix + name] = param if keep_vars else param.detach()
+        for name, buffer in self._buffers.items():
+            if buffer is not None and name not in self._non_persistent_buffers_set:
+                destination[prefix + name] = buffer if keep_vars else buffer.detach()
+        if type(self).get_extra_state is not Module.get_extra_state:  # overridden
+            destination[prefix + _EXTRA_STATE] = self.get_extra_state()
 
     def get_extra_state(self) -> Any:
         """Override this (and ``set_extra_state``) to keep something besides parameters and
@@ -932,9 +938,10 @@ class Module:
                                   "torch.Tensor or Tensor-like object from checkpoint but "
                                   f"received {type(source)}")
                 continue
-            if param.ndim == 0 and source.shape == (1,):
+            lazy = is_lazy(param)  # an uninitialised parameter has no shape to check yet
+            if not lazy and param.ndim == 0 and source.shape == (1,):
                 source = source[0]
-            if source.shape != param.shape:
+            if not lazy and source.shape != param.shape:
                 error_msgs.append(f"size mismatch for {key}: copying a param with shape "
                                   f"{source.shape} from checkpoint, the shape in current model "
                                   f"is {param.shape}.")
