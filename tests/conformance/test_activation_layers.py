@@ -6,13 +6,7 @@ from __future__ import annotations
 
 import pytest
 from harness import assert_same_outcome
-from ops_support import graph, leaf, run, values
-
-
-def saved(node):
-    names = sorted(n for n in dir(node) if n.startswith("_saved_") and n != "_saved_named")
-    return node.name(), {n: getattr(node, n) for n in names}
-
+from ops_support import graph, leaf, run, saved, values
 
 FUNCTIONS = [
     pytest.param(lambda torch, x: torch.nn.functional.gelu(x), id="gelu"),

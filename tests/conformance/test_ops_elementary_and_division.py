@@ -8,14 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from harness import assert_same_outcome
-from ops_support import graph, leaf, run, upstream, values
-
-
-def saved(node):
-    """What a node shows of itself: its name and every ``_saved_*`` attribute."""
-    names = sorted(n for n in dir(node) if n.startswith("_saved_") and n != "_saved_named")
-    return node.name(), {n: getattr(node, n) for n in names}
-
+from ops_support import graph, leaf, run, saved, upstream, values
 
 ELEMENTARY = ["sin", "cos", "tan", "atan", "sinh", "cosh", "arctan"]
 UNIT_INTERVAL = ["asin", "acos", "arcsin", "arccos"]  # defined on [-1, 1]
