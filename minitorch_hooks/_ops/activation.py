@@ -20,8 +20,11 @@ _SQRT_2_OVER_PI = math.sqrt(2 / math.pi)
 _erf = np.vectorize(math.erf, otypes=[np.float64])  # NumPy has no erf; math's is exact
 
 
-def _floating_only(input: Tensor, kernel: str) -> np.ndarray:
+def _floating_only(input: Tensor, name: str, kernel: str) -> np.ndarray:
     """PyTorch computes these for floating-point tensors only."""
+    if not isinstance(input, Tensor):
+        raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not "
+                        f"{type(input).__name__}")
     if input._data.dtype.kind != "f":
         raise NotImplementedError(f"\"{kernel}\" not implemented for "
                                   f"'{input.dtype.scalar_name}'")
@@ -47,14 +50,14 @@ class GeluBackward0(Node):
         return grad * (_normal_cdf(x) + x * density)
 
 
-def gelu(input: Tensor, approximate: str = "none") -> Tensor:
+def gelu(input: Tensor, *, approximate: str = "none") -> Tensor:
     """``x * P(X <= x)`` for a standard normal ``X``: ``relu`` with the corner rounded off.
     ``approximate='tanh'`` is the formula used before ``erf`` was fast everywhere.
     See https://docs.pytorch.org/docs/2.13/generated/torch.nn.functional.gelu.html
     """
     if approximate not in ("none", "tanh"):
         raise RuntimeError("approximate argument must be either none or tanh.")
-    x = _floating_only(input, "GeluKernelImpl")
+    x = _floating_only(input, "gelu", "GeluKernelImpl")
     if approximate == "tanh":
         data = 0.5 * x * (1 + np.tanh(_SQRT_2_OVER_PI * (x + 0.044715 * x * x * x)))
     else:
@@ -81,7 +84,7 @@ def silu(input: Tensor) -> Tensor:
     """``x * sigmoid(x)`` (also called swish).
     See https://docs.pytorch.org/docs/2.13/generated/torch.nn.functional.silu.html
     """
-    x = _floating_only(input, "silu_cpu")
+    x = _floating_only(input, "silu", "silu_cpu")
     return record(x * _sigmoid(x), SiluBackward0, (input,), saved=(input,))
 
 
@@ -114,7 +117,7 @@ def leaky_relu(input: Tensor, negative_slope: float = 0.01) -> Tensor:
     through negative inputs, so a unit cannot die as a ``relu`` unit can.
     See https://docs.pytorch.org/docs/2.13/generated/torch.nn.functional.leaky_relu.html
     """
-    x = _floating_only(input, "leaky_relu_cpu")
+    x = _floating_only(input, "leaky_relu", "leaky_relu_cpu")
     return record(_leaky(x, negative_slope), LeakyReluBackward0, (input,), saved=(input,),
                   negative_slope=negative_slope)
 
@@ -122,6 +125,6 @@ def leaky_relu(input: Tensor, negative_slope: float = 0.01) -> Tensor:
 def leaky_relu_result_saved(input: Tensor, negative_slope: float = 0.01) -> Tensor:
     """The out-of-place step of ``leaky_relu_``: the same values, but the node saves its
     result, which is the tensor that the in-place version overwrites."""
-    x = _floating_only(input, "leaky_relu_cpu")
+    x = _floating_only(input, "leaky_relu", "leaky_relu_cpu")
     return record(_leaky(x, negative_slope), LeakyReluBackward1, (input,), save_output=True,
                   negative_slope=negative_slope)

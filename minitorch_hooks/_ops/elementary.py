@@ -104,6 +104,9 @@ def _unary(ufunc: np.ufunc, node_type: type[Node], saves_result: bool):
     which saves the input or the result. Outside the domain (``asin(2)``, ``rsqrt(-1)``)
     the value is nan or inf, silently, as in PyTorch."""
     def function(input: Tensor) -> Tensor:
+        if not isinstance(input, Tensor):
+            raise TypeError(f"{function.__name__}(): argument 'input' (position 1) must be "
+                            f"Tensor, not {type(input).__name__}")
         with np.errstate(all="ignore"):
             data = ufunc(_floating(input))
         if saves_result:

@@ -137,3 +137,16 @@ def test_a_failing_backward_hook_on_an_in_place_silu_stops_backward():
             return str(error), x.grad, graph(out.grad_fn)
 
     assert_same_outcome(scenario)
+
+
+@pytest.mark.parametrize("bad", [
+    pytest.param(lambda torch: torch.sin(1.0), id="sin of a float"),
+    pytest.param(lambda torch: torch.rsqrt([1.0]), id="rsqrt of a list"),
+    pytest.param(lambda torch: torch.nn.functional.gelu(1.0), id="gelu of a float"),
+    pytest.param(lambda torch: torch.nn.functional.silu(1.0), id="silu of a float"),
+    pytest.param(lambda torch: torch.nn.functional.leaky_relu(1.0), id="leaky_relu of a float"),
+    pytest.param(lambda torch: torch.nn.functional.gelu(torch.ones(1), "tanh"),
+                 id="gelu approximate positionally"),
+])
+def test_a_non_tensor_or_a_positional_approximate_is_a_type_error(bad):
+    assert_same_outcome(bad)

@@ -13,7 +13,7 @@ from harness import assert_same_outcome
 
 
 def _hooks(module):
-    return (len(module._forward_pre_hooks), dict(module._forward_pre_hooks_with_kwargs),
+    return (len(module._forward_pre_hooks), list(module._forward_pre_hooks_with_kwargs.values()),
             len(module._load_state_dict_pre_hooks), hasattr(module, "_initialize_hook"),
             hasattr(module, "_load_hook"))
 
