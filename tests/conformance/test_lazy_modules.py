@@ -156,3 +156,42 @@ def test_an_input_that_does_not_fit_the_loaded_checkpoint():
             return str(error), type(lazy).__name__, _hooks(lazy)
 
     assert_same_outcome(scenario)
+
+
+@pytest.mark.parametrize("call", [
+    pytest.param(lambda module: module(1, b=2), id="keyword"),
+    pytest.param(lambda module: module(a=1), id="all keywords"),
+    pytest.param(lambda module: module(1, 2), id="positional"),
+])
+def test_a_custom_lazy_module_gets_the_call_s_keyword_arguments(call):
+    def scenario(torch):
+        class Lazy(torch.nn.modules.lazy.LazyModuleMixin, torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.c = 100
+
+            def initialize_parameters(self, a, b=1):
+                self.c = 100 if b == 1 else 200
+
+            def forward(self, a, b=1):
+                return a + b + self.c
+
+        module = Lazy()
+        return call(module), type(module).__name__, _hooks(module)
+
+    assert_same_outcome(scenario)
+
+
+def test_a_lazy_module_without_initialize_parameters():
+    def scenario(torch):
+        class Lazy(torch.nn.modules.lazy.LazyModuleMixin, torch.nn.Module):
+            def forward(self, x):
+                return x
+
+        module = Lazy()
+        try:
+            module(torch.ones(1))
+        except NotImplementedError as error:
+            return str(error), _hooks(module)
+
+    assert_same_outcome(scenario)
