@@ -63,7 +63,15 @@ class device:  # noqa: N801 - torch's name
 _CPU = device()
 
 
-class Tensor:
+class TensorBase:
+    """``torch._C.TensorBase``: in PyTorch the C++ half of every tensor, which
+    ``torch.Tensor`` extends in Python. Here it is empty; it exists so that
+    ``isinstance(x, torch._C.TensorBase)`` holds, as it does in PyTorch."""
+
+    __slots__ = ()
+
+
+class Tensor(TensorBase):
     """An n-dimensional array that records the operations applied to it.
 
     ``Tensor([1., 2.])`` is PyTorch's legacy constructor (always float32);

@@ -142,3 +142,14 @@ def test_set_grad_enabled_as_a_call():
         return seen
 
     assert_same_outcome(scenario)
+
+
+def test_tensor_base_is_what_every_tensor_is_an_instance_of():
+    def scenario(torch):
+        parameter = torch.nn.Parameter(torch.ones(1))
+        base = torch._C.TensorBase
+        return (isinstance(torch.ones(1), base), isinstance(parameter, base),
+                issubclass(torch.Tensor, base), isinstance(1.0, base), torch.Tensor is base,
+                hasattr(torch, "TensorBase"))
+
+    assert_same_outcome(scenario)
