@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import weakref
 from typing import Any
 
@@ -23,8 +24,9 @@ def swap_tensors(t1: Any, t2: Any) -> None:
 
     The hooks go with the content, so hooks registered on ``t1`` no longer fire for it. A
     graph recorded before the swap can no longer deliver a gradient to the leaf: its
-    ``AccumulateGrad`` node gets a pre-hook that raises. A weak reference to either tensor
-    could see the change, so PyTorch refuses then.
+    ``AccumulateGrad`` node gets a pre-hook that raises. PyTorch refuses when anything else
+    could see the change: a weak reference, a view, or a graph that saved the tensor (a
+    module converted between forward and backward).
     See https://docs.pytorch.org/docs/2.13/generated/torch.utils.swap_tensors.html
     """
     if weakref.getweakrefs(t1):
@@ -33,8 +35,8 @@ def swap_tensors(t1: Any, t2: Any) -> None:
         raise RuntimeError("Cannot swap t2 because it has weakref associated with it")
     if t1 is t2:
         return
-    for tensor in (t1, t2):
-        accumulator = tensor._grad_accumulator() if tensor._grad_accumulator else None
+    accumulators = [_check_use_count(t1, "t1"), _check_use_count(t2, "t2")]
+    for accumulator in accumulators:
         if accumulator is not None:
             accumulator.register_prehook(_refuse_poisoned)
     t1.__class__, t2.__class__ = t2.__class__, t1.__class__
@@ -42,6 +44,33 @@ def swap_tensors(t1: Any, t2: Any) -> None:
         first, second = getattr(t1, name), getattr(t2, name)
         setattr(t1, name, second)
         setattr(t2, name, first)
+
+
+def _check_use_count(tensor: Any, name: str) -> Any:
+    """PyTorch refuses to swap a tensor that something besides its Python object and its
+    ``AccumulateGrad`` node holds: a graph that saved it, or a view of it. Here those are
+    the saved tensors and the views that refer to it. Returns the live ``AccumulateGrad``."""
+    ref = tensor._grad_accumulator
+    accumulator = ref() if ref is not None else None
+    held = sum(1 for holder in gc.get_referrers(tensor) if _holds(holder, tensor))
+    count = 1 + held + (accumulator is not None)
+    if count == 2 and accumulator is None and tensor.is_leaf and not tensor.requires_grad:
+        # PyTorch looks for the AccumulateGrad node, which such a tensor cannot have
+        raise RuntimeError("It is not possible to get the gradient edge for a Tensor that "
+                           "does not require gradients")
+    if count > 2 or (count == 2 and accumulator is None):
+        raise RuntimeError(f"Expected use_count of {name} to be 1 or 2 with an AccumulateGrad "
+                           f"node but got {count} make sure you are not holding references "
+                           "to the tensor in other places.")
+    return accumulator
+
+
+def _holds(holder: Any, tensor: Any) -> bool:
+    """Whether ``holder`` is a saved tensor of ``tensor`` or a view of it (or the
+    attribute dictionary of such a view, which is what refers to it once it exists)."""
+    if isinstance(holder, dict):
+        return holder.get("_base") is tensor
+    return getattr(holder, "_tensor", None) is tensor or getattr(holder, "_base", None) is tensor
 
 
 def _refuse_poisoned(grad_outputs: Any) -> None:

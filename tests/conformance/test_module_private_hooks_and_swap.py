@@ -327,3 +327,50 @@ def test_load_state_dict_reports_a_failed_swap_as_an_error_message():
 
     assert_same_outcome(scenario)
 
+
+
+@pytest.mark.parametrize("hold", [
+    pytest.param(lambda torch, m: m(torch.ones(1, 2, requires_grad=True)), id="forward kept"),
+    pytest.param(lambda torch, m: m.weight[0], id="a view of the weight"),
+    pytest.param(lambda torch, m: m.bias[0], id="a view of the bias"),
+    pytest.param(lambda torch, m: m.weight.t(), id="a transpose"),
+    pytest.param(lambda torch, m: (m.bias * m.bias).sum(), id="the bias saved twice"),
+    pytest.param(lambda torch, m: (m.bias * torch.ones(2, requires_grad=True)).sum(),
+                 id="the bias saved once"),
+    pytest.param(lambda torch, m: m.weight.detach(), id="a detached alias"),
+    pytest.param(lambda torch, m: m(torch.ones(1, 2)).sum().backward(), id="after backward"),
+])
+def test_swap_refuses_a_parameter_that_a_graph_or_a_view_holds(hold):
+    def scenario(torch):
+        def body():
+            linear = torch.nn.Linear(2, 2)
+            kept = hold(torch, linear)  # noqa: F841 - what holds the parameter stays alive
+            try:
+                linear.double()
+                outcome = "converted"
+            except RuntimeError as error:
+                outcome = (str(error), repr(error.__cause__))
+            return outcome, linear.weight.dtype, linear.bias.dtype
+        return _with_switch(torch, "swap", body)
+
+    assert_same_outcome(scenario)
+
+
+def test_swap_tensors_of_a_tensor_with_a_view_and_no_grad():
+    def scenario(torch):
+        a, b = torch.ones(2), torch.zeros(2)
+        view = a[0]  # noqa: F841 - kept alive
+        torch.utils.swap_tensors(a, b)
+
+    assert_same_outcome(scenario)
+
+
+def test_load_state_dict_reports_a_parameter_it_cannot_swap():
+    def scenario(torch):
+        def body():
+            linear = torch.nn.Linear(2, 2)
+            view = linear.weight[0]  # noqa: F841 - kept alive
+            linear.load_state_dict({"weight": torch.ones(2, 2), "bias": torch.ones(2)})
+        return _with_switch(torch, "swap", body)
+
+    assert_same_outcome(scenario)
