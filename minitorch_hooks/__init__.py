@@ -13,7 +13,7 @@ from __future__ import annotations
 import builtins
 import math
 
-from . import autograd, nn, optim, return_types, serialization, utils
+from . import _C, __future__, autograd, nn, optim, return_types, serialization, utils
 from ._creation import (
     arange,
     as_tensor,
@@ -52,7 +52,24 @@ from ._dtype import (
     uint8,
 )
 from ._generator import Generator
+from ._ops.closeness import allclose, isclose
 from ._ops.conversion import clone
+from ._ops.division import floor_divide, fmod, remainder
+from ._ops.elementary import (
+    acos,
+    arccos,
+    arcsin,
+    arctan,
+    asin,
+    atan,
+    cos,
+    cosh,
+    erf,
+    rsqrt,
+    sin,
+    sinh,
+    tan,
+)
 from ._ops.linalg import addmm, matmul, mm
 from ._ops.pointwise import (
     abs,
@@ -86,7 +103,21 @@ from ._ops.pointwise import (
     tanh,
     where,
 )
-from ._ops.reduction import all, any, argmax, max, mean, min, norm, std, sum, trace, var
+from ._ops.reduction import (
+    all,
+    any,
+    argmax,
+    max,
+    mean,
+    min,
+    norm,
+    std,
+    std_mean,
+    sum,
+    trace,
+    var,
+    var_mean,
+)
 from ._ops.setitem import masked_fill
 from ._ops.shape import (
     cat,
@@ -133,3 +164,17 @@ def get_default_dtype() -> dtype:
     """Always float32: minitorch_hooks does not change the default dtype."""
     return float32
 
+
+
+def set_warn_always(b: builtins.bool, /) -> None:
+    """Give every warning that PyTorch gives only once per process (``TORCH_WARN_ONCE``:
+    ``x.T`` on a tensor that is not 2-D, ``from_numpy`` of a read-only array) every time,
+    which helps while debugging.
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.set_warn_always.html>
+    """
+    _C._set_warnAlways(b)
+
+
+def is_warn_always_enabled() -> builtins.bool:
+    """Whether ``set_warn_always(True)`` is in force."""
+    return _C._get_warnAlways()

@@ -98,6 +98,18 @@ def _elementwise(ufunc: np.ufunc) -> Callable[[Any], Any]:
 log = _elementwise(np.log)
 exp = _elementwise(np.exp)
 sign = _elementwise(np.sign)
+sin = _elementwise(np.sin)
+cos = _elementwise(np.cos)
+sinh = _elementwise(np.sinh)
+cosh = _elementwise(np.cosh)
+tanh = _elementwise(np.tanh)
+sqrt = _elementwise(np.sqrt)
+
+
+def erf(x: Any) -> Any:
+    """NumPy has no ``erf``: the op's own values (``math.erf``) on arrays, the op on Tensors."""
+    from .._ops.elementary import _erf
+    return x.erf() if type(x) is Tensor else _erf(x)
 
 
 # -- reductions and shapes -------------------------------------------------------------------
