@@ -5,6 +5,7 @@ that the matching public API uses, so the two can never disagree.
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 from .. import _warnings
@@ -15,7 +16,7 @@ from ..autograd.graph import current_graph_task_id as _current_graph_task_id
 from ..autograd.graph import will_engine_execute_node as _will_engine_execute_node
 from . import _autograd
 
-__all__ = ["TensorBase", "_autograd", "_current_graph_task_id", "_get_warnAlways",
+__all__ = ["TensorBase", "_WeakTensorRef", "_autograd", "_current_graph_task_id", "_get_warnAlways",
            "_set_grad_enabled", "_set_warnAlways", "_will_engine_execute_node",
            "is_grad_enabled"]
 
@@ -40,3 +41,14 @@ def _set_warnAlways(enabled: bool) -> None:  # noqa: N802 - torch's name
     if not isinstance(enabled, bool):
         raise RuntimeError(f"setWarnOnlyOnce expects a bool, but got {type(enabled).__name__}")
     _warnings.warn_always = enabled
+
+
+class _WeakTensorRef:
+    """A weak reference to a tensor that says whether it is gone: how PyTorch's tests check
+    that a hook does not keep a tensor alive."""
+
+    def __init__(self, tensor: TensorBase) -> None:
+        self._ref = weakref.ref(tensor)
+
+    def expired(self) -> bool:
+        return self._ref() is None

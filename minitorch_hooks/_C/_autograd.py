@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from .._tensor import Tensor
 from ..autograd import saved_tensors
 
 
@@ -38,3 +39,9 @@ def _top_saved_tensors_default_hooks(ignore_is_tracing: bool = False
                                      ) -> tuple[Callable, Callable] | None:
     """The innermost pair of saved-tensor hooks in force, or None."""
     return saved_tensors._hooks_stack[-1] if saved_tensors._hooks_stack else None
+
+
+def _make_saved_tensor(tensor: Tensor, is_output: bool,
+                       is_inplace_on_view: bool = False) -> saved_tensors.SavedTensor:
+    """A saved tensor made by hand, as an op's node makes one (with the hooks in force)."""
+    return saved_tensors.SavedTensor(tensor, is_output=is_output)
