@@ -52,6 +52,7 @@ from ._dtype import (
 )
 from ._generator import Generator
 from ._ops.conversion import clone
+from ._ops.inplace import relu_
 from ._ops.linalg import addmm, matmul, mm
 from ._ops.pointwise import (
     abs,

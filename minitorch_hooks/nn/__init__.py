@@ -2,11 +2,16 @@
 
 from . import functional, init, modules, utils
 from .modules import (
+    BatchNorm1d,
+    BatchNorm2d,
     CrossEntropyLoss,
     Dropout,
+    Embedding,
     Flatten,
+    GroupNorm,
     Identity,
     L1Loss,
+    LayerNorm,
     Linear,
     LogSoftmax,
     Module,
@@ -22,7 +27,8 @@ from .modules import (
 )
 from .parameter import Parameter
 
-__all__ = ["CrossEntropyLoss", "Dropout", "Flatten", "Identity", "L1Loss", "Linear",
+__all__ = ["BatchNorm1d", "BatchNorm2d", "CrossEntropyLoss", "Dropout", "Embedding",
+           "Flatten", "GroupNorm", "Identity", "L1Loss", "LayerNorm", "Linear",
            "LogSoftmax", "MSELoss", "Module", "ModuleDict", "ModuleList", "NLLLoss", "Parameter",
            "ReLU", "Sequential", "Sigmoid", "Softmax", "Tanh", "functional", "init", "modules",
            "utils"]

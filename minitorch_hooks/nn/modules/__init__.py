@@ -3,13 +3,17 @@
 # ``_functions`` holds the identity Function that module full backward hooks are built on.
 from . import _functions
 from .activation import LogSoftmax, ReLU, Sigmoid, Softmax, Tanh
+from .batchnorm import BatchNorm1d, BatchNorm2d
 from .container import ModuleDict, ModuleList, Sequential
 from .dropout import Dropout
 from .flatten import Flatten
 from .linear import Identity, Linear
 from .loss import CrossEntropyLoss, L1Loss, MSELoss, NLLLoss
 from .module import Module
+from .normalization import GroupNorm, LayerNorm
+from .sparse import Embedding
 
-__all__ = ["CrossEntropyLoss", "Dropout", "Flatten", "Identity", "L1Loss", "Linear",
-           "LogSoftmax", "MSELoss", "Module", "ModuleDict", "ModuleList", "NLLLoss", "ReLU",
-           "Sequential", "Sigmoid", "Softmax", "Tanh"]
+__all__ = ["BatchNorm1d", "BatchNorm2d", "CrossEntropyLoss", "Dropout", "Embedding",
+           "Flatten", "GroupNorm", "Identity", "L1Loss", "LayerNorm", "Linear", "LogSoftmax",
+           "MSELoss", "Module", "ModuleDict", "ModuleList", "NLLLoss", "ReLU", "Sequential",
+           "Sigmoid", "Softmax", "Tanh"]

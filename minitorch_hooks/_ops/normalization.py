@@ -1,0 +1,188 @@
+"""Batch, layer and group normalisation: ``(x - mean) / sqrt(var + eps) * weight + bias``.
+
+The three differ only in which elements share a mean and a variance:
+
+* batch norm: one pair per channel (dimension 1), over the batch and every position;
+* layer norm: one pair per sample, over the last dimensions (``normalized_shape``);
+* group norm: one pair per sample and group of channels.
+
+So each views the input in a *statistics shape* whose *statistics axes* are the elements of
+one group, and they share one forward and one backward formula. PyTorch computes each in one
+kernel with a node of its own (``NativeBatchNormBackward0``, ...); we record the same nodes.
+
+The backward formula recomputes the mean and variance from the saved input instead of
+saving them: written with operators and ``_formula`` helpers, it is then differentiable in
+the input too, which is what double backward through a normalisation layer needs.
+See https://docs.pytorch.org/docs/2.13/generated/torch.nn.functional.batch_norm.html
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .._tensor import Tensor
+from ..autograd import _formula as F
+from ..autograd.graph import Node
+from ._record import record
+
+
+def _normalized(x: Any, stats_shape: tuple[int, ...], axes: tuple[int, ...],
+                eps: float) -> tuple[Any, Any]:
+    """``x`` in the statistics shape, centred and scaled to unit variance (biased variance,
+    as normalisation uses), and the reciprocal of its standard deviation."""
+    grouped = x.reshape(stats_shape)
+    centred = grouped - F.mean(grouped, axes)
+    rstd = (F.mean(centred * centred, axes) + eps) ** -0.5
+    return centred * rstd, rstd
+
+
+class _NormBackward(Node):
+    """``shape``: the input's; ``stats_shape`` and ``axes``: where the statistics are taken;
+    ``param_shape``: the weight's shape broadcast against the input; ``param_axes``: the
+    input's dimensions summed for the weight's and the bias's gradients."""
+
+    __slots__ = ("stats_shape", "axes", "param_shape", "param_axes", "eps")
+    saved_names = ("input", "weight")
+
+    def backward(self, grad):
+        x, weight = self.saved_arrays()[:2]
+        xhat, rstd = _normalized(x, self.stats_shape, self.axes, self.eps)
+        return self._grads(x, weight, grad, xhat, rstd, batch_statistics=True)
+
+    def _grads(self, x: Any, weight: Any, grad: Any, xhat: Any, rstd: Any,
+               batch_statistics: bool) -> tuple:
+        """Gradients of input, weight and bias. With statistics of the batch, the mean and
+        variance depend on every element of a group: two mean terms correct for that."""
+        scaled = grad if weight is None else grad * weight.reshape(self.param_shape)
+        scaled = scaled.reshape(self.stats_shape)
+        if batch_statistics:
+            scaled = (scaled - F.mean(scaled, self.axes)
+                      - xhat * F.mean(scaled * xhat, self.axes))
+        grad_input = (scaled * rstd).reshape(F.array(x).shape)
+        if weight is None:
+            return grad_input, None, None
+        xhat = xhat.reshape(F.array(x).shape)
+        weight_shape = F.array(weight).shape
+        return (grad_input, F.sum(grad * xhat, self.param_axes).reshape(weight_shape),
+                F.sum(grad, self.param_axes).reshape(weight_shape))
+
+
+class NativeBatchNormBackward0(_NormBackward):
+    """Also in evaluation mode, where the running statistics are constants: the input's
+    gradient is then just ``grad * weight / sqrt(running_var + eps)``."""
+
+    __slots__ = ("training",)
+    saved_names = ("input", "weight", "running_mean", "running_var")
+
+    def backward(self, grad):
+        x, weight, running_mean, running_var = self.saved_arrays()
+        if self.training:
+            xhat, rstd = _normalized(x, self.stats_shape, self.axes, self.eps)
+            return self._grads(x, weight, grad, xhat, rstd, batch_statistics=True)
+        rstd = (running_var.reshape(self.param_shape) + self.eps) ** -0.5
+        xhat = (x - running_mean.reshape(self.param_shape)) * rstd
+        return self._grads(x, weight, grad, xhat, rstd, batch_statistics=False)
+
+
+class NativeLayerNormBackward0(_NormBackward):
+    __slots__ = ()
+
+
+class NativeGroupNormBackward0(_NormBackward):
+    __slots__ = ()
+
+
+def _check_same_dtype(input: Tensor, *others: Tensor | None) -> None:
+    if any(t is not None and t.dtype != input.dtype for t in others):
+        raise RuntimeError("mixed dtype (CPU): all inputs must share same datatype.")
+
+
+def _affine(values: np.ndarray, weight: Tensor | None, bias: Tensor | None,
+            param_shape: tuple[int, ...]) -> np.ndarray:
+    if weight is not None:
+        values = values * weight._data.reshape(param_shape)
+    if bias is not None:
+        values = values + bias._data.reshape(param_shape)
+    return values
+
+
+def _record_norm(node_type: type[_NormBackward], input: Tensor, weight: Tensor | None,
+                 bias: Tensor | None, out: np.ndarray, saved: tuple, **attributes: Any) -> Tensor:
+    return record(out.astype(input._data.dtype, copy=False), node_type, (input, weight, bias),
+                  saved=(input, weight, *saved), **attributes)
+
+
+def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor | None,
+               weight: Tensor | None, bias: Tensor | None, training: bool, momentum: float,
+               eps: float) -> Tensor:
+    """Normalise each channel; in training with the batch's statistics, and the running
+    ones (when given) move ``momentum`` of the way towards them, with the *unbiased*
+    variance (the estimate of the population's); otherwise with the running statistics."""
+    channels = input.shape[1]
+    for name, tensor in (("running_mean", running_mean), ("running_var", running_var),
+                         ("weight", weight), ("bias", bias)):
+        if tensor is not None and tensor.numel() != channels:
+            raise RuntimeError(f"{name} should contain {channels} elements not {tensor.numel()}")
+    _check_same_dtype(input, weight, bias)
+    x = input._data
+    axes = (0, *range(2, x.ndim))
+    param_shape = (1, channels) + (1,) * (x.ndim - 2)
+    geometry = dict(stats_shape=x.shape, axes=axes, param_shape=param_shape, param_axes=axes,
+                    eps=eps, training=training)
+    if not training:
+        if running_mean is None or running_var is None:
+            raise RuntimeError("running_mean must be defined in evaluation mode")
+        rstd = 1 / np.sqrt(running_var._data.reshape(param_shape) + eps)
+        xhat = (x - running_mean._data.reshape(param_shape)) * rstd
+        return _record_norm(NativeBatchNormBackward0, input, weight, bias,
+                            _affine(xhat, weight, bias, param_shape),
+                            (running_mean, running_var), **geometry)
+    xhat, _ = _normalized(x, x.shape, axes, eps)
+    if running_mean is not None and running_var is not None:
+        count = x.size // channels
+        mean = x.mean(axis=axes)
+        unbiased = x.var(axis=axes) * (count / (count - 1)) if count > 1 else np.nan
+        for buffer, batch_value in ((running_mean, mean), (running_var, unbiased)):
+            buffer._data[...] = (1 - momentum) * buffer._data + momentum * batch_value
+            buffer._version_counter[0] += 1
+    return _record_norm(NativeBatchNormBackward0, input, weight, bias,
+                        _affine(xhat, weight, bias, param_shape), (None, None), **geometry)
+
+
+def layer_norm(input: Tensor, normalized_shape: tuple[int, ...], weight: Tensor | None,
+               bias: Tensor | None, eps: float) -> Tensor:
+    """Normalise each sample over its last ``len(normalized_shape)`` dimensions."""
+    x = input._data
+    count = len(normalized_shape)
+    if tuple(x.shape[x.ndim - count:]) != tuple(normalized_shape) or x.ndim < count:
+        expected = ", ".join(str(s) for s in normalized_shape)
+        raise RuntimeError(f"Given normalized_shape=[{expected}], expected input with shape "
+                           f"[*, {expected}], but got input of size{list(x.shape)}")
+    _check_same_dtype(input, weight, bias)
+    axes = tuple(range(x.ndim - count, x.ndim))
+    xhat, _ = _normalized(x, x.shape, axes, eps)
+    return _record_norm(NativeLayerNormBackward0, input, weight, bias,
+                        _affine(xhat, weight, bias, tuple(normalized_shape)), (),
+                        stats_shape=x.shape, axes=axes, param_shape=tuple(normalized_shape),
+                        param_axes=tuple(range(x.ndim - count)), eps=eps)
+
+
+def group_norm(input: Tensor, num_groups: int, weight: Tensor | None, bias: Tensor | None,
+               eps: float) -> Tensor:
+    """Normalise each sample's groups of ``channels / num_groups`` channels."""
+    x = input._data
+    channels = x.shape[1]
+    if channels % num_groups:
+        raise RuntimeError("Expected number of channels in input to be divisible by "
+                           f"num_groups, but got input of shape {list(x.shape)} and "
+                           f"num_groups={num_groups}")
+    _check_same_dtype(input, weight, bias)
+    stats_shape = (x.shape[0], num_groups, -1)
+    param_shape = (1, channels) + (1,) * (x.ndim - 2)
+    xhat, _ = _normalized(x, stats_shape, (2,), eps)
+    return _record_norm(NativeGroupNormBackward0, input, weight, bias,
+                        _affine(xhat.reshape(x.shape), weight, bias, param_shape), (),
+                        stats_shape=stats_shape, axes=(2,), param_shape=param_shape,
+                        param_axes=(0, *range(2, x.ndim)), eps=eps)

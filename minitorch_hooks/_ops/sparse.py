@@ -1,0 +1,66 @@
+"""``embedding``: a lookup table, whose rows are picked by integer indices.
+
+Its gradient adds each picked position's gradient into the row it came from (a row picked
+twice gets both), except the ``padding_idx`` row, which stays at zero: padding marks
+positions with no token, and their vector should not learn.
+See https://docs.pytorch.org/docs/2.13/generated/torch.nn.Embedding.html
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._tensor import Tensor
+from ..autograd import _formula as F
+from ..autograd.graph import Node
+from ._record import record
+
+
+class EmbeddingBackward0(Node):
+    """With ``scale_grad_by_freq`` each row's gradient is divided by how many times the
+    batch picked it, so that frequent tokens do not dominate."""
+
+    __slots__ = ("num_weights", "padding_idx", "scale_grad_by_freq")
+    saved_names = ("indices",)
+
+    def backward(self, grad):
+        (indices,) = self.saved_arrays()
+        indices = F.array(indices).reshape(-1)
+        rows = grad.reshape(-1, F.array(grad).shape[-1])
+        if self.scale_grad_by_freq:
+            counts = np.bincount(indices, minlength=self.num_weights)[indices]
+            rows = rows / F.like(counts[:, None].astype(F.dtype(rows)), rows)
+        kept = indices != self.padding_idx
+        return F.scatter((self.num_weights, rows.shape[-1]), (indices[kept],), rows[kept],
+                         accumulate=True), None
+
+
+def embedding(weight: Tensor, indices: Tensor, padding_idx: int,
+              scale_grad_by_freq: bool) -> Tensor:
+    """``weight[indices]``; ``padding_idx`` is -1 when there is none."""
+    if indices._data.dtype not in (np.int64, np.int32):
+        raise RuntimeError("Expected tensor for argument #1 'indices' to have one of the "
+                           "following scalar types: Long, Int; but got "
+                           f"{indices.type()} instead (while checking arguments for embedding)")
+    _check_in_range(indices._data, weight.shape[0])
+    return record(np.ascontiguousarray(weight._data[indices._data]), EmbeddingBackward0,
+                  (weight, indices), saved=(indices,), num_weights=weight.shape[0],
+                  padding_idx=padding_idx, scale_grad_by_freq=scale_grad_by_freq)
+
+
+def _check_in_range(index: np.ndarray, rows: int) -> None:
+    if index.size and (index.min() < 0 or index.max() >= rows):
+        raise IndexError("index out of range in self")
+
+
+def embedding_renorm_(weight: Tensor, indices: Tensor, max_norm: float,
+                      norm_type: float) -> None:
+    """Shrink, in place, each picked row whose ``norm_type``-norm exceeds ``max_norm`` to
+    norm ``max_norm`` (a hair under: the scale is ``max_norm / (norm + 1e-7)``)."""
+    _check_in_range(indices._data, weight.shape[0])
+    rows = np.unique(indices._data)
+    picked = weight._data[rows].astype(np.float64)
+    norms = np.linalg.norm(picked, ord=norm_type, axis=1)
+    scale = np.where(norms > max_norm, max_norm / (norms + 1e-7), 1.0)
+    weight._data[rows] = (picked * scale[:, None]).astype(weight._data.dtype)
+    weight._version_counter[0] += 1
