@@ -95,7 +95,12 @@ class NativeGroupNormBackward0(_NormBackward):
 
 
 def _check_same_dtype(input: Tensor, *others: Tensor | None) -> None:
+    """PyTorch's kernels allow one mix, a reduced-precision input with float32 parameters;
+    so for a float32 input its message names the parameters' expected type."""
     if any(t is not None and t.dtype != input.dtype for t in others):
+        if input._data.dtype == np.float32:
+            raise RuntimeError("mixed dtype (CPU): expect parameter to have scalar type of "
+                               "Float")
         raise RuntimeError("mixed dtype (CPU): all inputs must share same datatype.")
 
 
@@ -125,7 +130,7 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
                          ("weight", weight), ("bias", bias)):
         if tensor is not None and tensor.numel() != channels:
             raise RuntimeError(f"{name} should contain {channels} elements not {tensor.numel()}")
-    _check_same_dtype(input, weight, bias)
+    _check_same_dtype(input, weight, bias, running_mean, running_var)
     x = input._data
     axes = (0, *range(2, x.ndim))
     param_shape = (1, channels) + (1,) * (x.ndim - 2)
@@ -146,7 +151,6 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
         unbiased = x.var(axis=axes) * (count / (count - 1)) if count > 1 else np.nan
         for buffer, batch_value in ((running_mean, mean), (running_var, unbiased)):
             buffer._data[...] = (1 - momentum) * buffer._data + momentum * batch_value
-            buffer._version_counter[0] += 1
     return _record_norm(NativeBatchNormBackward0, input, weight, bias,
                         _affine(xhat, weight, bias, param_shape), (None, None), **geometry)
 
