@@ -165,13 +165,13 @@ def test_hooks_watch_the_running_statistics():
 
 def test_functional_batch_norm_with_and_without_buffers():
     def scenario(torch):
-        F = torch.nn.functional
+        fn = torch.nn.functional
         x = leaf(torch, values((5, 3, 2)))
         mean, var = torch.zeros(3), torch.ones(3) * 2
         w, b = leaf(torch, values((3,), seed=1)), leaf(torch, values((3,), seed=2))
-        trained = F.batch_norm(x, mean, var, w, b, training=True, momentum=0.3)
-        evaluated = F.batch_norm(x, mean, var, w, b, eps=0.01)
-        plain = F.batch_norm(x, None, None, training=True)
+        trained = fn.batch_norm(x, mean, var, w, b, training=True, momentum=0.3)
+        evaluated = fn.batch_norm(x, mean, var, w, b, eps=0.01)
+        plain = fn.batch_norm(x, None, None, training=True)
         (trained.sum() + (evaluated * upstream(torch, evaluated)).sum()
          + (plain * upstream(torch, plain)).sum()).backward()
         return (trained, evaluated, plain, mean, var, mean._version, x.grad, w.grad, b.grad,
@@ -182,11 +182,11 @@ def test_functional_batch_norm_with_and_without_buffers():
 
 def test_functional_layer_and_group_norm():
     def scenario(torch):
-        F = torch.nn.functional
+        fn = torch.nn.functional
         x = leaf(torch, values((2, 4, 3)))
         w, b = leaf(torch, values((4,), seed=1)), leaf(torch, values((4,), seed=2))
-        layer = F.layer_norm(x, (4, 3), eps=0.1)
-        group = F.group_norm(x, 2, w, b)
+        layer = fn.layer_norm(x, (4, 3), eps=0.1)
+        group = fn.group_norm(x, 2, w, b)
         (layer * upstream(torch, layer)).sum().backward()
         (group * upstream(torch, group)).sum().backward()
         return layer, group, x.grad, w.grad, b.grad, graph(group.grad_fn)
