@@ -104,10 +104,11 @@ def test_batch_norm_in_float64():
 ], ids=["bn1d", "bn2d no affine", "bn no stats", "ln", "gn", "ln no affine"])
 def test_initial_state_buffers_and_repr(make):
     """Weight 1, bias 0, running mean 0 and variance 1, ``num_batches_tracked`` an int64
-    zero; which are parameters and which buffers; the repr."""
+    zero; which are parameters and which buffers; the repr; and no random draw taken."""
     def scenario(torch):
+        torch.manual_seed(0)
         module = make(torch.nn)
-        return (repr(module), dict(module.state_dict()),
+        return (repr(module), dict(module.state_dict()), torch.rand(2),
                 [name for name, _ in module.named_parameters()],
                 [name for name, _ in module.named_buffers()],
                 [p.requires_grad for p in module.parameters()])

@@ -23,8 +23,8 @@ from .module import Module
 
 def _affine_parameters(module: Module, shape: Any, affine: bool, bias: bool, device: Any,
                        dtype: _dtype.dtype | None) -> None:
-    """``weight`` and ``bias`` of ``shape``, registered as None when switched off; then
-    their reset to 1 and 0."""
+    """``weight`` and ``bias`` of ``shape`` (not yet initialised), registered as None when
+    switched off. Batch norm shares it."""
     if affine:
         module.weight = Parameter(empty(shape, device=device, dtype=dtype))
         if bias:
@@ -34,10 +34,10 @@ def _affine_parameters(module: Module, shape: Any, affine: bool, bias: bool, dev
     else:
         module.register_parameter("weight", None)
         module.register_parameter("bias", None)
-    module.reset_parameters()
 
 
 def _reset_affine(module: Module) -> None:
+    """Weight 1 and bias 0, where they exist: the layer starts as a plain normalisation."""
     if module.weight is not None:
         init.ones_(module.weight)
     if module.bias is not None:
@@ -58,6 +58,7 @@ class LayerNorm(Module):
         self.eps = eps
         self.elementwise_affine = elementwise_affine
         _affine_parameters(self, self.normalized_shape, elementwise_affine, bias, device, dtype)
+        self.reset_parameters()
 
     def reset_parameters(self) -> None:
         _reset_affine(self)
@@ -88,6 +89,7 @@ class GroupNorm(Module):
         self.eps = eps
         self.affine = affine
         _affine_parameters(self, num_channels, affine, bias, device, dtype)
+        self.reset_parameters()
 
     def reset_parameters(self) -> None:
         _reset_affine(self)
