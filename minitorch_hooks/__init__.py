@@ -11,6 +11,7 @@ script runs unchanged. Where to read next:
 from __future__ import annotations
 
 import builtins
+import importlib as _importlib
 
 from . import autograd, nn, optim, return_types, utils
 from ._creation import (
@@ -110,6 +111,10 @@ from ._tensor_str import get_printoptions, printoptions, set_printoptions
 from .autograd import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
 from .random import get_rng_state, initial_seed, manual_seed, seed, set_rng_state
 from .tracing import trace
+
+# ``torch.utils.data`` works without its own import, as in PyTorch. It is loaded last:
+# ``utils`` itself is needed early (its hooks module), before tensors exist.
+_importlib.import_module(".utils.data", __name__)
 
 __version__ = "0.1.0"
 

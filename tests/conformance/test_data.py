@@ -15,7 +15,7 @@ from harness import assert_same_outcome
 
 
 def data(torch: Any) -> Any:
-    return importlib.import_module(torch.__name__ + ".utils.data")
+    return torch.utils.data
 
 
 def dataset(torch: Any, n: int = 10) -> Any:
@@ -136,6 +136,15 @@ ERRORS = {
     "replacement not a bool": lambda torch: data(torch).RandomSampler(range(3),
                                                                       replacement=1),
 }
+
+
+def test_the_import_forms():
+    """``torch.utils.data`` needs no import of its own; ``from ... import`` works too."""
+    def scenario(torch):
+        module = importlib.import_module(torch.__name__ + ".utils.data")
+        return module is torch.utils.data, module.DataLoader.__name__
+
+    assert_same_outcome(scenario)
 
 
 @pytest.mark.parametrize("scenario", ERRORS.values(), ids=ERRORS.keys())
