@@ -18,6 +18,7 @@ See https://docs.pytorch.org/docs/2.13/generated/torch.nn.functional.batch_norm.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -131,6 +132,10 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
         if tensor is not None and tensor.numel() != channels:
             raise RuntimeError(f"{name} should contain {channels} elements not {tensor.numel()}")
     _check_same_dtype(input, weight, bias, running_mean, running_var)
+    if input.numel() == 0:  # nothing to normalise: PyTorch's shortcut, with its graph
+        out = input.clone()
+        out = out if weight is None else out * weight[0]
+        return out if bias is None else out + bias[0]
     x = input._data
     axes = (0, *range(2, x.ndim))
     param_shape = (1, channels) + (1,) * (x.ndim - 2)
@@ -183,7 +188,7 @@ def group_norm(input: Tensor, num_groups: int, weight: Tensor | None, bias: Tens
                            f"num_groups, but got input of shape {list(x.shape)} and "
                            f"num_groups={num_groups}")
     _check_same_dtype(input, weight, bias)
-    stats_shape = (x.shape[0], num_groups, -1)
+    stats_shape = (x.shape[0], num_groups, channels // num_groups * math.prod(x.shape[2:]))
     param_shape = (1, channels) + (1,) * (x.ndim - 2)
     xhat, _ = _normalized(x, stats_shape, (2,), eps)
     return _record_norm(NativeGroupNormBackward0, input, weight, bias,

@@ -195,6 +195,27 @@ def test_functional_layer_and_group_norm():
     assert_same_outcome(scenario, rtol=1e-4, atol=1e-5)
 
 
+EMPTY = {
+    "BatchNorm1d, no samples": (lambda nn: nn.BatchNorm1d(3), (0, 3)),
+    "BatchNorm1d, no positions": (lambda nn: nn.BatchNorm1d(3), (2, 3, 0)),
+    "BatchNorm2d no affine, no samples": (lambda nn: nn.BatchNorm2d(3, affine=False),
+                                          (0, 3, 2, 2)),
+    "LayerNorm, no samples": (lambda nn: nn.LayerNorm(4), (0, 4)),
+    "GroupNorm, no samples": (lambda nn: nn.GroupNorm(2, 4), (0, 4)),
+}
+
+
+@pytest.mark.parametrize(("make", "shape"), EMPTY.values(), ids=EMPTY.keys())
+def test_an_empty_input(make, shape):
+    """Batch norm skips the kernel (output ``input * weight[0] + bias[0]``, running
+    statistics untouched, counter still moved); no warning from the empty means."""
+    def scenario(torch):
+        module = make(torch.nn)
+        return step(torch, module, shape, 0)
+
+    assert_same_outcome(scenario)
+
+
 ERRORS = {
     "one value per channel": lambda torch: torch.nn.BatchNorm1d(3)(torch.ones(1, 3)),
     "one value per channel (N, C, 1)": lambda torch: torch.nn.BatchNorm1d(3)(
