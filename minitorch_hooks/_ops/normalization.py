@@ -40,15 +40,21 @@ def _normalized(x: Any, stats_shape: tuple[int, ...], axes: tuple[int, ...],
 
 
 class _NormBackward(Node):
-    """``shape``: the input's; ``stats_shape`` and ``axes``: where the statistics are taken;
-    ``param_shape``: the weight's shape broadcast against the input; ``param_axes``: the
-    input's dimensions summed for the weight's and the bias's gradients."""
+    """``stats_shape`` and ``axes``: where the statistics are taken; ``param_shape``: the
+    weight's shape broadcast against the input; ``param_axes``: the input's dimensions
+    summed for the weight's and the bias's gradients; ``affine_shape``: their own shape.
 
-    __slots__ = ("stats_shape", "axes", "param_shape", "param_axes", "eps")
-    saved_names = ("input", "weight")
+    It saves what PyTorch's node saves, in its order (saved-tensor hooks see the same
+    tensors): among them the mean and ``1 / std`` of each group, ``result1`` and
+    ``result2``, extra outputs of PyTorch's kernel. The formula recomputes them from the
+    input instead, so that it stays differentiable in the input.
+    """
+
+    __slots__ = ("stats_shape", "axes", "param_shape", "param_axes", "affine_shape", "eps")
 
     def backward(self, grad):
-        x, weight = self.saved_arrays()[:2]
+        saved = dict(zip(self.saved_names, self.saved_arrays()))
+        x, weight = saved["input"], saved["weight"]
         xhat, rstd = _normalized(x, self.stats_shape, self.axes, self.eps)
         return self._grads(x, weight, grad, xhat, rstd, batch_statistics=True)
 
@@ -61,13 +67,10 @@ class _NormBackward(Node):
         if batch_statistics:
             scaled = (scaled - F.mean(scaled, self.axes)
                       - xhat * F.mean(scaled * xhat, self.axes))
-        grad_input = (scaled * rstd).reshape(F.array(x).shape)
-        if weight is None:
-            return grad_input, None, None
-        xhat = xhat.reshape(F.array(x).shape)
-        weight_shape = F.array(weight).shape
-        return (grad_input, F.sum(grad * xhat, self.param_axes).reshape(weight_shape),
-                F.sum(grad, self.param_axes).reshape(weight_shape))
+        shape = F.array(x).shape
+        grad_weight = F.sum(grad * xhat.reshape(shape), self.param_axes)
+        return ((scaled * rstd).reshape(shape), grad_weight.reshape(self.affine_shape),
+                F.sum(grad, self.param_axes).reshape(self.affine_shape))
 
 
 class NativeBatchNormBackward0(_NormBackward):
@@ -75,13 +78,13 @@ class NativeBatchNormBackward0(_NormBackward):
     gradient is then just ``grad * weight / sqrt(running_var + eps)``."""
 
     __slots__ = ("training",)
-    saved_names = ("input", "weight", "running_mean", "running_var")
+    saved_names = ("input", "weight", "running_mean", "running_var", "result1", "result2")
+    saved_attributes = ("eps", "training")
 
     def backward(self, grad):
-        x, weight, running_mean, running_var = self.saved_arrays()
         if self.training:
-            xhat, rstd = _normalized(x, self.stats_shape, self.axes, self.eps)
-            return self._grads(x, weight, grad, xhat, rstd, batch_statistics=True)
+            return super().backward(grad)
+        x, weight, running_mean, running_var, *_ = self.saved_arrays()
         rstd = (running_var.reshape(self.param_shape) + self.eps) ** -0.5
         xhat = (x - running_mean.reshape(self.param_shape)) * rstd
         return self._grads(x, weight, grad, xhat, rstd, batch_statistics=False)
@@ -89,10 +92,17 @@ class NativeBatchNormBackward0(_NormBackward):
 
 class NativeLayerNormBackward0(_NormBackward):
     __slots__ = ()
+    saved_names = ("bias", "input", "weight", "result1", "result2")
+
+    @property
+    def _saved_normalized_shape(self) -> tuple[int, ...]:
+        return self.affine_shape
 
 
 class NativeGroupNormBackward0(_NormBackward):
-    __slots__ = ()
+    __slots__ = ("N", "C", "HxW", "group")
+    saved_names = ("input", "weight", "result1", "result2")
+    saved_attributes = ("N", "C", "HxW", "group", "eps")
 
 
 def _check_same_dtype(input: Tensor, *others: Tensor | None) -> None:
@@ -117,7 +127,16 @@ def _affine(values: np.ndarray, weight: Tensor | None, bias: Tensor | None,
 def _record_norm(node_type: type[_NormBackward], input: Tensor, weight: Tensor | None,
                  bias: Tensor | None, out: np.ndarray, saved: tuple, **attributes: Any) -> Tensor:
     return record(out.astype(input._data.dtype, copy=False), node_type, (input, weight, bias),
-                  saved=(input, weight, *saved), **attributes)
+                  saved=saved, **attributes)
+
+
+def _statistics(x: np.ndarray, stats_shape: tuple[int, ...], axes: tuple[int, ...],
+                eps: float, shape: tuple[int, ...]) -> tuple[np.ndarray, Tensor, Tensor]:
+    """The normalised values, and each group's mean and ``1 / std`` as tensors of
+    ``shape``, as PyTorch's kernels return them."""
+    xhat, rstd = _normalized(x, stats_shape, axes, eps)
+    mean = x.reshape(stats_shape).mean(axis=axes)
+    return xhat, Tensor._wrap(mean.reshape(shape)), Tensor._wrap(rstd.reshape(shape))
 
 
 def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor | None,
@@ -140,24 +159,26 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
     axes = (0, *range(2, x.ndim))
     param_shape = (1, channels) + (1,) * (x.ndim - 2)
     geometry = dict(stats_shape=x.shape, axes=axes, param_shape=param_shape, param_axes=axes,
-                    eps=eps, training=training)
+                    affine_shape=(channels,), eps=eps, training=training)
     if not training:
         if running_mean is None or running_var is None:
             raise RuntimeError("running_mean must be defined in evaluation mode")
         rstd = 1 / np.sqrt(running_var._data.reshape(param_shape) + eps)
         xhat = (x - running_mean._data.reshape(param_shape)) * rstd
+        nothing = Tensor._wrap(np.empty(0, dtype=x.dtype))  # no batch statistics
         return _record_norm(NativeBatchNormBackward0, input, weight, bias,
                             _affine(xhat, weight, bias, param_shape),
-                            (running_mean, running_var), **geometry)
-    xhat, _ = _normalized(x, x.shape, axes, eps)
+                            (input, weight, running_mean, running_var, nothing, nothing),
+                            **geometry)
+    xhat, mean, rstd = _statistics(x, x.shape, axes, eps, (channels,))
     if running_mean is not None and running_var is not None:
         count = x.size // channels
-        mean = x.mean(axis=axes)
         unbiased = x.var(axis=axes) * (count / (count - 1)) if count > 1 else np.nan
-        for buffer, batch_value in ((running_mean, mean), (running_var, unbiased)):
+        for buffer, batch_value in ((running_mean, mean._data), (running_var, unbiased)):
             buffer._data[...] = (1 - momentum) * buffer._data + momentum * batch_value
     return _record_norm(NativeBatchNormBackward0, input, weight, bias,
-                        _affine(xhat, weight, bias, param_shape), (None, None), **geometry)
+                        _affine(xhat, weight, bias, param_shape),
+                        (input, weight, running_mean, running_var, mean, rstd), **geometry)
 
 
 def layer_norm(input: Tensor, normalized_shape: tuple[int, ...], weight: Tensor | None,
@@ -171,11 +192,12 @@ def layer_norm(input: Tensor, normalized_shape: tuple[int, ...], weight: Tensor 
                            f"[*, {expected}], but got input of size{list(x.shape)}")
     _check_same_dtype(input, weight, bias)
     axes = tuple(range(x.ndim - count, x.ndim))
-    xhat, _ = _normalized(x, x.shape, axes, eps)
+    xhat, mean, rstd = _statistics(x, x.shape, axes, eps, x.shape[:x.ndim - count] + (1,) * count)
     return _record_norm(NativeLayerNormBackward0, input, weight, bias,
-                        _affine(xhat, weight, bias, tuple(normalized_shape)), (),
-                        stats_shape=x.shape, axes=axes, param_shape=tuple(normalized_shape),
-                        param_axes=tuple(range(x.ndim - count)), eps=eps)
+                        _affine(xhat, weight, bias, normalized_shape),
+                        (bias, input, weight, mean, rstd), stats_shape=x.shape, axes=axes,
+                        param_shape=normalized_shape, param_axes=tuple(range(x.ndim - count)),
+                        affine_shape=normalized_shape, eps=eps)
 
 
 def group_norm(input: Tensor, num_groups: int, weight: Tensor | None, bias: Tensor | None,
@@ -190,8 +212,10 @@ def group_norm(input: Tensor, num_groups: int, weight: Tensor | None, bias: Tens
     _check_same_dtype(input, weight, bias)
     stats_shape = (x.shape[0], num_groups, channels // num_groups * math.prod(x.shape[2:]))
     param_shape = (1, channels) + (1,) * (x.ndim - 2)
-    xhat, _ = _normalized(x, stats_shape, (2,), eps)
+    xhat, mean, rstd = _statistics(x, stats_shape, (2,), eps, stats_shape[:2])
     return _record_norm(NativeGroupNormBackward0, input, weight, bias,
-                        _affine(xhat.reshape(x.shape), weight, bias, param_shape), (),
-                        stats_shape=stats_shape, axes=(2,), param_shape=param_shape,
-                        param_axes=(0, *range(2, x.ndim)), eps=eps)
+                        _affine(xhat.reshape(x.shape), weight, bias, param_shape),
+                        (input, weight, mean, rstd), stats_shape=stats_shape, axes=(2,),
+                        param_shape=param_shape, param_axes=(0, *range(2, x.ndim)),
+                        affine_shape=(channels,), eps=eps, N=x.shape[0], C=channels,
+                        HxW=math.prod(x.shape[2:]), group=num_groups)

@@ -22,6 +22,12 @@ class EmbeddingBackward0(Node):
 
     __slots__ = ("num_weights", "padding_idx", "scale_grad_by_freq")
     saved_names = ("indices",)
+    saved_attributes = ("padding_idx", "scale_grad_by_freq")
+    _saved_sparse = False  # sparse gradients are left out
+
+    @property
+    def _saved_weight_sym_argsize_0(self) -> int:
+        return self.num_weights
 
     def backward(self, grad):
         (indices,) = self.saved_arrays()

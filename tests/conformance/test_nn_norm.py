@@ -195,6 +195,42 @@ def test_functional_layer_and_group_norm():
     assert_same_outcome(scenario, rtol=1e-4, atol=1e-5)
 
 
+SAVERS = {
+    "batch_norm": lambda torch, x, w, b: torch.nn.functional.batch_norm(
+        x, torch.zeros(3), torch.ones(3), w, b, training=True),
+    "batch_norm eval": lambda torch, x, w, b: torch.nn.functional.batch_norm(
+        x, torch.zeros(3), torch.ones(3), w, b),
+    "batch_norm no affine": lambda torch, x, w, b: torch.nn.functional.batch_norm(
+        x, None, None, training=True),
+    "layer_norm": lambda torch, x, w, b: torch.nn.functional.layer_norm(x, (3,), w, b),
+    "layer_norm two dims": lambda torch, x, w, b: torch.nn.functional.layer_norm(x, (2, 3)),
+    "group_norm": lambda torch, x, w, b: torch.nn.functional.group_norm(x, 3, w, b),
+    "embedding": lambda torch, x, w, b: torch.nn.functional.embedding(
+        torch.tensor([[0, 2]]), x[0], padding_idx=1),
+}
+ATTRIBUTES = ("_saved_eps", "_saved_training", "_saved_normalized_shape", "_saved_N",
+              "_saved_C", "_saved_HxW", "_saved_group", "_saved_padding_idx",
+              "_saved_scale_grad_by_freq", "_saved_sparse", "_saved_weight_sym_argsize_0")
+
+
+@pytest.mark.parametrize("op", SAVERS.values(), ids=SAVERS.keys())
+def test_what_the_nodes_save(op):
+    """Saved-tensor hooks see PyTorch's tensors in PyTorch's order (the batch statistics
+    among them), and the ``_saved_*`` attributes hold the same values."""
+    def scenario(torch):
+        x = leaf(torch, values((2, 3, 2)).transpose(0, 2).copy())
+        w, b = leaf(torch, values((3,), seed=1)), leaf(torch, values((3,), seed=2))
+        packed = []
+        with torch.autograd.graph.saved_tensors_hooks(
+                lambda t: packed.append(t.detach().clone()) or t, lambda t: t):
+            out = op(torch, x, w, b)
+        node = out.grad_fn
+        return packed, {name: getattr(node, name) for name in ATTRIBUTES
+                        if hasattr(node, name)}
+
+    assert_same_outcome(scenario, rtol=1e-4, atol=1e-5)
+
+
 EMPTY = {
     "BatchNorm1d, no samples": (lambda nn: nn.BatchNorm1d(3), (0, 3)),
     "BatchNorm1d, no positions": (lambda nn: nn.BatchNorm1d(3), (2, 3, 0)),
