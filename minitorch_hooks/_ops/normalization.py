@@ -145,7 +145,10 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
     """Normalise each channel; in training with the batch's statistics, and the running
     ones (when given) move ``momentum`` of the way towards them, with the *unbiased*
     variance (the estimate of the population's); otherwise with the running statistics."""
-    channels = input.shape[1]
+    channels = input.size(1)
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(f'"batch_norm" not implemented for '
+                                  f"'{input.dtype.scalar_name}'")
     for name, tensor in (("running_mean", running_mean), ("running_var", running_var),
                          ("weight", weight), ("bias", bias)):
         if tensor is not None and tensor.numel() != channels:

@@ -142,6 +142,9 @@ def layer_norm(input: Tensor, normalized_shape: Sequence[int], weight: Tensor | 
     """Normalise each sample over its last dimensions, those of ``normalized_shape``.
     See https://docs.pytorch.org/docs/2.13/generated/torch.nn.functional.layer_norm.html
     """
+    if not isinstance(normalized_shape, Sequence):
+        raise TypeError("layer_norm(): argument 'normalized_shape' (position 2) must be tuple "
+                        f"of ints, not {type(normalized_shape).__name__}")
     return _norm.layer_norm(input, tuple(normalized_shape), weight, bias, eps)
 
 
@@ -174,6 +177,8 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None,
             padding_idx = weight.size(0) + padding_idx
     else:
         padding_idx = -1
+    if weight.dim() != 2:
+        raise RuntimeError("'weight' must be 2-D")
     if sparse:
         raise NotImplementedError("minitorch_hooks has no sparse tensors: embedding's "
                                   "sparse=True is left out")

@@ -115,6 +115,9 @@ ERRORS = {
         torch.tensor([-1])),
     "max_norm with float indices": lambda torch: torch.nn.Embedding(5, 3, max_norm=1.0)(
         torch.tensor([1.0])),
+    "1-D table": lambda torch: torch.nn.functional.embedding(torch.tensor([0]), torch.ones(3)),
+    "3-D table": lambda torch: torch.nn.functional.embedding(torch.tensor([0]),
+                                                             torch.ones(3, 2, 2)),
     "from_pretrained 1D": lambda torch: torch.nn.Embedding.from_pretrained(torch.ones(3)),
     "_weight of the wrong shape": lambda torch: torch.nn.Embedding(3, 2,
                                                                    _weight=torch.ones(2, 3)),

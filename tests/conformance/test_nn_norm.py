@@ -271,6 +271,15 @@ ERRORS = {
         torch.ones(2, 3)),
     "float input, double stats": lambda torch: torch.nn.functional.batch_norm(
         torch.ones(2, 3), torch.zeros(3).double(), torch.ones(3).double()),
+    "integer input": lambda torch: torch.nn.BatchNorm1d(3)(torch.ones(2, 3, dtype=torch.int64)),
+    "F.batch_norm on 1D": lambda torch: torch.nn.functional.batch_norm(
+        torch.ones(2), None, None, training=True),
+    "LayerNorm on a number": lambda torch: torch.nn.LayerNorm(1)(torch.tensor(1.0)),
+    "LayerNorm longer than the input": lambda torch: torch.nn.LayerNorm((2, 3))(torch.ones(3)),
+    "LayerNorm on integers": lambda torch: torch.nn.LayerNorm(3)(
+        torch.ones(2, 3, dtype=torch.int64)),
+    "F.layer_norm with an int shape": lambda torch: torch.nn.functional.layer_norm(
+        torch.ones(2, 3), 3),
     "eval without buffers": lambda torch: torch.nn.functional.batch_norm(
         torch.ones(2, 3), None, None),
     "eps 0 in training": lambda torch: torch.nn.functional.batch_norm(
