@@ -115,6 +115,13 @@ def _check_same_dtype(input: Tensor, *others: Tensor | None) -> None:
         raise RuntimeError("mixed dtype (CPU): all inputs must share same datatype.")
 
 
+def _check_floating(input: Tensor, kernel: str) -> None:
+    """The kernels exist for floating-point types only."""
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(f'"{kernel}" not implemented for '
+                                  f"'{input.dtype.scalar_name}'")
+
+
 def _affine(values: np.ndarray, weight: Tensor | None, bias: Tensor | None,
             param_shape: tuple[int, ...]) -> np.ndarray:
     if weight is not None:
@@ -146,9 +153,7 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
     ones (when given) move ``momentum`` of the way towards them, with the *unbiased*
     variance (the estimate of the population's); otherwise with the running statistics."""
     channels = input.size(1)
-    if not input.dtype.is_floating_point:
-        raise NotImplementedError(f'"batch_norm" not implemented for '
-                                  f"'{input.dtype.scalar_name}'")
+    _check_floating(input, "batch_norm")
     for name, tensor in (("running_mean", running_mean), ("running_var", running_var),
                          ("weight", weight), ("bias", bias)):
         if tensor is not None and tensor.numel() != channels:
@@ -194,6 +199,7 @@ def layer_norm(input: Tensor, normalized_shape: tuple[int, ...], weight: Tensor 
         raise RuntimeError(f"Given normalized_shape=[{expected}], expected input with shape "
                            f"[*, {expected}], but got input of size{list(x.shape)}")
     _check_same_dtype(input, weight, bias)
+    _check_floating(input, "LayerNormKernelImpl")
     axes = tuple(range(x.ndim - count, x.ndim))
     xhat, mean, rstd = _statistics(x, x.shape, axes, eps, x.shape[:x.ndim - count] + (1,) * count)
     return _record_norm(NativeLayerNormBackward0, input, weight, bias,
@@ -213,6 +219,7 @@ def group_norm(input: Tensor, num_groups: int, weight: Tensor | None, bias: Tens
                            f"num_groups, but got input of shape {list(x.shape)} and "
                            f"num_groups={num_groups}")
     _check_same_dtype(input, weight, bias)
+    _check_floating(input, "GroupNormKernelImpl")
     stats_shape = (x.shape[0], num_groups, channels // num_groups * math.prod(x.shape[2:]))
     param_shape = (1, channels) + (1,) * (x.ndim - 2)
     xhat, mean, rstd = _statistics(x, stats_shape, (2,), eps, stats_shape[:2])

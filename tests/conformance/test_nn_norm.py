@@ -278,6 +278,12 @@ ERRORS = {
     "LayerNorm longer than the input": lambda torch: torch.nn.LayerNorm((2, 3))(torch.ones(3)),
     "LayerNorm on integers": lambda torch: torch.nn.LayerNorm(3)(
         torch.ones(2, 3, dtype=torch.int64)),
+    "layer_norm of integers": lambda torch: torch.nn.functional.layer_norm(
+        torch.ones(2, 4, dtype=torch.int64), (4,)),
+    "layer_norm of bools": lambda torch: torch.nn.functional.layer_norm(
+        torch.ones(2, 4, dtype=torch.bool), (4,)),
+    "group_norm of integers": lambda torch: torch.nn.functional.group_norm(
+        torch.ones(2, 4, dtype=torch.int64), 2),
     "F.layer_norm with an int shape": lambda torch: torch.nn.functional.layer_norm(
         torch.ones(2, 3), 3),
     "eval without buffers": lambda torch: torch.nn.functional.batch_norm(
