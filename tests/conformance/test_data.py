@@ -132,10 +132,24 @@ ERRORS = {
     "drop_last not a bool": lambda torch: data(torch).BatchSampler(range(3), 2, 1),
     "negative num_workers": lambda torch: data(torch).DataLoader(dataset(torch),
                                                                  num_workers=-1),
+    "negative timeout": lambda torch: data(torch).DataLoader(dataset(torch), timeout=-1),
+    "prefetch_factor without workers": lambda torch: data(torch).DataLoader(
+        dataset(torch), prefetch_factor=2),
+    "persistent_workers without workers": lambda torch: data(torch).DataLoader(
+        dataset(torch), persistent_workers=True),
     "num_samples 0": lambda torch: data(torch).RandomSampler(range(3), num_samples=0),
     "replacement not a bool": lambda torch: data(torch).RandomSampler(range(3),
                                                                       replacement=1),
 }
+
+
+def test_pin_memory_warns_on_each_epoch_without_an_accelerator():
+    def scenario(torch):
+        loader = data(torch).DataLoader(dataset(torch, 3), batch_size=2, pin_memory=True,
+                                        num_workers=0, timeout=0, worker_init_fn=None)
+        return list(loader), list(loader)
+
+    assert_same_outcome(scenario)
 
 
 def test_the_import_forms():

@@ -9,6 +9,7 @@ See https://docs.pytorch.org/docs/2.13/data.html#torch.utils.data.DataLoader
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -27,11 +28,23 @@ class DataLoader:
                  shuffle: bool | None = None, sampler: Sampler | None = None,
                  batch_sampler: Sampler | None = None, num_workers: int = 0,
                  collate_fn: Callable[[list[Any]], Any] | None = None,
-                 pin_memory: bool = False, drop_last: bool = False,
-                 generator: Generator | None = None) -> None:
+                 pin_memory: bool = False, drop_last: bool = False, timeout: float = 0,
+                 worker_init_fn: Callable[[int], None] | None = None,
+                 multiprocessing_context: Any = None, generator: Generator | None = None, *,
+                 prefetch_factor: int | None = None, persistent_workers: bool = False,
+                 pin_memory_device: str = "", in_order: bool = True) -> None:
+        # The worker options are checked as PyTorch checks them, though there are no workers.
         if num_workers < 0:
             raise ValueError("num_workers option should be non-negative; use num_workers=0 "
                              "to disable multiprocessing.")
+        if timeout < 0:
+            raise ValueError("timeout option should be non-negative")
+        if num_workers == 0 and prefetch_factor is not None:
+            raise ValueError("prefetch_factor option could only be specified in "
+                             "multiprocessing.let num_workers > 0 to enable multiprocessing, "
+                             "otherwise set prefetch_factor to None.")
+        if persistent_workers and num_workers == 0:
+            raise ValueError("persistent_workers option needs num_workers > 0")
         if num_workers > 0:
             raise NotImplementedError("minitorch_hooks loads data in the main process only "
                                       "(num_workers=0)")
@@ -61,6 +74,9 @@ class DataLoader:
         self.collate_fn = collate_fn or default_collate
 
     def __iter__(self) -> Iterator[Any]:
+        if self.pin_memory:  # there is no accelerator to pin memory for
+            warnings.warn("'pin_memory' argument is set as true but no accelerator is found, "
+                          "then device pinned memory won't be used.", stacklevel=2)
         random_int64(self.generator)  # the base seed of (absent) workers
         return self._batches(iter(self.batch_sampler))
 
