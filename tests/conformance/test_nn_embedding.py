@@ -74,6 +74,7 @@ def test_from_pretrained(freeze):
         table = torch.tensor(values((4, 2)))
         layer = torch.nn.Embedding.from_pretrained(table, freeze=freeze, padding_idx=1)
         out = layer(torch.tensor([1, 2]))
+        table[0, 0] = 100.0  # the layer holds the same memory
         return (out, layer.weight, layer.weight.requires_grad, out.requires_grad, repr(layer),
                 list(layer.state_dict()))
 

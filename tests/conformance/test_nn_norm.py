@@ -116,6 +116,19 @@ def test_initial_state_buffers_and_repr(make):
     assert_same_outcome(scenario)
 
 
+def test_reset_running_stats_and_parameters():
+    def scenario(torch):
+        module = with_values(torch, torch.nn.BatchNorm1d(3, momentum=None))
+        step(torch, module, (4, 3), 0)
+        module.reset_running_stats()
+        after_stats = dict(module.state_dict())
+        module.reset_parameters()
+        return (after_stats, dict(module.state_dict()), module.running_mean._version,
+                module.num_batches_tracked._version)
+
+    assert_same_outcome(scenario)
+
+
 @pytest.mark.parametrize("version", [None, 1, 2])
 def test_a_checkpoint_without_num_batches_tracked(version):
     """Before version 2 BatchNorm had no ``num_batches_tracked``: such a checkpoint loads,
