@@ -28,8 +28,8 @@ from .._tensor import Tensor
 from ..autograd.grad_mode import no_grad
 
 __all__ = ["batch_norm", "cross_entropy", "dropout", "embedding", "group_norm", "l1_loss",
-           "layer_norm", "linear", "log_softmax", "mse_loss", "nll_loss", "relu", "sigmoid",
-           "softmax", "tanh"]
+           "layer_norm", "linear", "log_softmax", "mse_loss", "nll_loss", "relu", "relu_",
+           "sigmoid", "softmax", "tanh"]
 
 
 def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
@@ -62,6 +62,11 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
 def relu(input: Tensor, inplace: bool = False) -> Tensor:
     """``max(input, 0)``; with ``inplace`` the input itself is overwritten."""
     return input.relu_() if inplace else input.relu()
+
+
+def relu_(input: Tensor) -> Tensor:
+    """``relu(input, inplace=True)``: the input itself, overwritten."""
+    return input.relu_()
 
 
 def _get_softmax_dim(name: str, ndim: int, stacklevel: int) -> int:

@@ -148,6 +148,7 @@ IN_PLACE_RELUS = {
     "nn.ReLU(inplace=True)": lambda torch, y: torch.nn.ReLU(inplace=True)(y),
     "F.relu(inplace=True)": lambda torch, y: torch.nn.functional.relu(y, inplace=True),
     "torch.relu_": lambda torch, y: torch.relu_(y),
+    "F.relu_": lambda torch, y: torch.nn.functional.relu_(y),
     "Tensor.relu_": lambda torch, y: y.relu_(),
 }
 
