@@ -133,8 +133,9 @@ def _affine(values: np.ndarray, weight: Tensor | None, bias: Tensor | None,
 
 def _record_norm(node_type: type[_NormBackward], input: Tensor, weight: Tensor | None,
                  bias: Tensor | None, out: np.ndarray, saved: tuple, **attributes: Any) -> Tensor:
-    return record(out.astype(input._data.dtype, copy=False), node_type, (input, weight, bias),
-                  saved=saved, **attributes)
+    # PyTorch's kernels write a contiguous result, whatever the input's layout.
+    return record(np.ascontiguousarray(out, dtype=input._data.dtype), node_type,
+                  (input, weight, bias), saved=saved, **attributes)
 
 
 def _statistics(x: np.ndarray, stats_shape: tuple[int, ...], axes: tuple[int, ...],

@@ -210,6 +210,18 @@ def test_functional_layer_and_group_norm():
     assert_same_outcome(scenario, rtol=1e-4, atol=1e-5)
 
 
+@pytest.mark.parametrize("make", [lambda nn: nn.BatchNorm1d(3), lambda nn: nn.LayerNorm(3),
+                                  lambda nn: nn.GroupNorm(1, 3)], ids=["bn", "ln", "gn"])
+def test_a_transposed_input_gives_a_contiguous_output(make):
+    def scenario(torch):
+        x = leaf(torch, values((3, 4)))
+        out = make(torch.nn)(x.t())
+        (out * upstream(torch, out)).sum().backward()
+        return out, out.stride(), out.is_contiguous(), x.grad
+
+    assert_same_outcome(scenario, rtol=1e-4, atol=1e-5)
+
+
 SAVERS = {
     "batch_norm": lambda torch, x, w, b: torch.nn.functional.batch_norm(
         x, torch.zeros(3), torch.ones(3), w, b, training=True),
