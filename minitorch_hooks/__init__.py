@@ -11,6 +11,7 @@ script runs unchanged. Where to read next:
 from __future__ import annotations
 
 import builtins
+import importlib as _importlib
 import math
 
 from . import _C, __future__, autograd, nn, optim, return_types, serialization, utils
@@ -70,6 +71,7 @@ from ._ops.elementary import (
     sinh,
     tan,
 )
+from ._ops.inplace import relu_
 from ._ops.linalg import addmm, matmul, mm
 from ._ops.pointwise import (
     abs,
@@ -142,6 +144,10 @@ from .autograd import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
 from .random import get_rng_state, initial_seed, manual_seed, seed, set_rng_state
 from .serialization import load, save
 from .tracing import hook_trace
+
+# ``torch.utils.data`` works without its own import, as in PyTorch. It is loaded last:
+# ``utils`` itself is needed early (its hooks module), before tensors exist.
+_importlib.import_module(".utils.data", __name__)
 
 __version__ = "0.1.0"
 

@@ -318,6 +318,43 @@ def test_mm_and_addmm(data):
     check(lambda c, x, y: mt.addmm(c, x, y), bias, a, b)
 
 
+# -- normalisation and embeddings ---------------------------------------------------------------
+
+NORMS = {
+    "batch_norm": lambda x, w, b: mt.nn.functional.batch_norm(x, None, None, w, b,
+                                                             training=True),
+    "batch_norm eval": lambda x, w, b: mt.nn.functional.batch_norm(
+        x, mt.tensor([-1.0, 0.0, 1.0]).double(), mt.tensor([0.5, 1.0, 2.0]).double(), w, b),
+    "layer_norm": lambda x, w, b: mt.nn.functional.layer_norm(x.transpose(1, -1), (3,), w, b),
+    "group_norm": lambda x, w, b: mt.nn.functional.group_norm(x, 1, w, b),
+    "group_norm no affine": lambda x, w, b: mt.nn.functional.group_norm(x, 1) * w.sum(),
+}
+
+
+@pytest.mark.parametrize("name", NORMS)
+@settings(max_examples=4, deadline=None)
+@given(data=st.data())
+def test_normalisation(name, data):
+    """First and second derivatives, over inputs with distinct values (0.1 apart) so that
+    no group has a near-zero variance."""
+    shape = (data.draw(st.integers(2, 3)), 3, *data.draw(st.sampled_from([(), (2,), (2, 2)])))
+    x = data.draw(arrays(shape, GRID, unique=True))
+    w, b = data.draw(arrays((3,), NONZERO)), data.draw(arrays((3,)))
+    check(NORMS[name], x, w, b)
+    inputs = tuple(mt.tensor(v, requires_grad=True) for v in (x, w, b))
+    assert mt.autograd.gradgradcheck(NORMS[name], inputs)
+
+
+@CHECKS
+@given(data=st.data())
+def test_embedding(data):
+    """Without ``padding_idx`` and ``scale_grad_by_freq``, which change the gradient on
+    purpose (compared with PyTorch in ``test_nn_embedding.py``)."""
+    indices = mt.tensor(data.draw(hnp.arrays(np.int64, data.draw(SHAPES),
+                                             elements=st.integers(0, 3))))
+    check(lambda w: mt.nn.functional.embedding(indices, w) ** 2, data.draw(arrays((4, 2))))
+
+
 def test_a_float32_round_trip_passes_with_float32_tolerances():
     check(lambda x: x.float() * 2, np.linspace(-1, 1, 5), eps=1e-3, atol=1e-3)
 

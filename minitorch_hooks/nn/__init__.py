@@ -3,11 +3,16 @@
 from . import functional, init, modules, utils
 from .modules import (
     GELU,
+    BatchNorm1d,
+    BatchNorm2d,
     CrossEntropyLoss,
     Dropout,
+    Embedding,
     Flatten,
+    GroupNorm,
     Identity,
     L1Loss,
+    LayerNorm,
     LazyLinear,
     LeakyReLU,
     Linear,
@@ -27,8 +32,9 @@ from .modules import (
 )
 from .parameter import Buffer, Parameter, UninitializedBuffer, UninitializedParameter
 
-__all__ = ["Buffer", "CrossEntropyLoss", "Dropout", "Flatten", "GELU", "Identity", "L1Loss",
-           "LazyLinear", "LeakyReLU", "Linear", "LogSoftmax", "MSELoss", "Module", "ModuleDict",
-           "ModuleList", "NLLLoss", "Parameter", "ReLU", "Sequential", "SiLU", "Sigmoid",
-           "Softmax", "Softmin", "Tanh", "UninitializedBuffer", "UninitializedParameter",
-           "functional", "init", "modules", "utils"]
+__all__ = ["BatchNorm1d", "BatchNorm2d", "Buffer", "CrossEntropyLoss", "Dropout", "Embedding",
+           "Flatten", "GELU", "GroupNorm", "Identity", "L1Loss", "LayerNorm", "LazyLinear",
+           "LeakyReLU", "Linear", "LogSoftmax", "MSELoss", "Module", "ModuleDict", "ModuleList",
+           "NLLLoss", "Parameter", "ReLU", "Sequential", "SiLU", "Sigmoid", "Softmax", "Softmin",
+           "Tanh", "UninitializedBuffer", "UninitializedParameter", "functional", "init",
+           "modules", "utils"]

@@ -10,6 +10,8 @@ See <https://docs.pytorch.org/docs/2.13/nn.functional.html>
 from __future__ import annotations
 
 import warnings
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -18,15 +20,18 @@ from .._creation import zeros
 from .._ops import activation as _activation
 from .._ops import inplace as _inplace
 from .._ops import loss as _loss
+from .._ops import normalization as _norm
+from .._ops import sparse as _sparse
 from .._ops.linalg import addmm, matmul
 from .._ops.pointwise import _broadcast_check, abs, add, sigmoid, sub, tanh
 from .._ops.reduction import mean, sum
 from .._ops.shape import expand, reshape, t, view
 from .._tensor import Tensor
+from ..autograd.grad_mode import no_grad
 
-__all__ = ["cross_entropy", "dropout", "gelu", "l1_loss", "leaky_relu", "leaky_relu_", "linear",
-           "log_softmax", "mse_loss", "nll_loss", "relu", "sigmoid", "silu", "softmax",
-           "softmin", "tanh"]
+__all__ = ["batch_norm", "cross_entropy", "dropout", "embedding", "gelu", "group_norm", "l1_loss",
+           "layer_norm", "leaky_relu", "leaky_relu_", "linear", "log_softmax", "mse_loss",
+           "nll_loss", "relu", "relu_", "sigmoid", "silu", "softmax", "softmin", "tanh"]
 
 gelu = _activation.gelu
 
@@ -81,6 +86,11 @@ def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = Fals
 
 
 leaky_relu_ = _inplace.leaky_relu_
+
+
+def relu_(input: Tensor) -> Tensor:
+    """``relu(input, inplace=True)``: the input itself, overwritten."""
+    return input.relu_()
 
 
 def _get_softmax_dim(name: str, ndim: int, stacklevel: int) -> int:
@@ -139,6 +149,83 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True,
         noise.bernoulli_(1 - p)
         noise.div_(1 - p)
     return input.mul_(noise) if inplace else input * noise
+
+
+# -- normalisation and embeddings ---------------------------------------------------------
+
+def _verify_batch_size(size: Any) -> None:
+    """Statistics of one value per channel would be that value, with zero variance."""
+    if int(np.prod([size[0], *size[2:]])) == 1:
+        raise ValueError("Expected more than 1 value per channel when training, got input "
+                         f"size {size}")
+
+
+def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor | None,
+               weight: Tensor | None = None, bias: Tensor | None = None,
+               training: bool = False, momentum: float = 0.1, eps: float = 1e-5) -> Tensor:
+    """Normalise each channel (dimension 1) over the batch and positions; ``running_mean``
+    and ``running_var`` are updated in place in training, used in evaluation.
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.functional.batch_norm.html>
+    """
+    if training:
+        _verify_batch_size(input.size())
+    if training and eps <= 0.0:
+        raise ValueError(f"batch_norm eps must be positive during training, but got {eps}")
+    if eps < 0.0:
+        raise ValueError(f"batch_norm eps must be non-negative, but got {eps}")
+    return _norm.batch_norm(input, running_mean, running_var, weight, bias, training,
+                            momentum, eps)
+
+
+def layer_norm(input: Tensor, normalized_shape: Sequence[int], weight: Tensor | None = None,
+               bias: Tensor | None = None, eps: float = 1e-5) -> Tensor:
+    """Normalise each sample over its last dimensions, those of ``normalized_shape``.
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.functional.layer_norm.html>
+    """
+    if not isinstance(normalized_shape, Sequence):
+        raise TypeError("layer_norm(): argument 'normalized_shape' (position 2) must be tuple "
+                        f"of ints, not {type(normalized_shape).__name__}")
+    return _norm.layer_norm(input, tuple(normalized_shape), weight, bias, eps)
+
+
+def group_norm(input: Tensor, num_groups: int, weight: Tensor | None = None,
+               bias: Tensor | None = None, eps: float = 1e-5) -> Tensor:
+    """Normalise each sample's channels in ``num_groups`` groups.
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.functional.group_norm.html>
+    """
+    if input.dim() < 2:
+        raise RuntimeError("Expected at least 2 dimensions for input tensor but received "
+                           f"{input.dim()}")
+    _verify_batch_size([input.size(0) * input.size(1) // num_groups, num_groups,
+                        *input.size()[2:]])
+    return _norm.group_norm(input, num_groups, weight, bias, eps)
+
+
+def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None,
+              max_norm: float | None = None, norm_type: float = 2.0,
+              scale_grad_by_freq: bool = False, sparse: bool = False) -> Tensor:
+    """The rows of ``weight`` that ``input`` (integer indices) picks; the row at
+    ``padding_idx`` gets no gradient. With ``max_norm`` the picked rows longer than that are
+    first shortened in place, in the table itself.
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.functional.embedding.html>
+    """
+    if padding_idx is not None:
+        if padding_idx > 0:
+            assert padding_idx < weight.size(0), "Padding_idx must be within num_embeddings"
+        elif padding_idx < 0:
+            assert padding_idx >= -weight.size(0), "Padding_idx must be within num_embeddings"
+            padding_idx = weight.size(0) + padding_idx
+    else:
+        padding_idx = -1
+    if weight.dim() != 2:
+        raise RuntimeError("'weight' must be 2-D")
+    if sparse:
+        raise NotImplementedError("minitorch_hooks has no sparse tensors: embedding's "
+                                  "sparse=True is left out")
+    if max_norm is not None:
+        with no_grad():  # the table itself changes: no step of the graph
+            _sparse.embedding_renorm_(weight, input.contiguous(), max_norm, norm_type)
+    return _sparse.embedding(weight, input, padding_idx, scale_grad_by_freq)
 
 
 # -- losses -----------------------------------------------------------------------------

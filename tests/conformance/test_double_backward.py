@@ -208,6 +208,23 @@ OPS: list[tuple[str, Op, tuple[np.ndarray, ...]]] = [
      (signed(S34),)),
     ("nll_loss none", lambda torch, x: torch.nn.functional.nll_loss(
         x * x, torch.tensor([0, 3, 1]), reduction="none"), (signed(S34),)),
+    ("batch_norm", lambda torch, x, w, b: torch.nn.functional.batch_norm(
+        x, None, None, w, b, training=True), (signed((4, 3)), positive(S3, 1), signed(S3, 2))),
+    ("batch_norm (N, C, L) with buffers", lambda torch, x, w: torch.nn.functional.batch_norm(
+        x * x, torch.zeros(3, dtype=torch.float64), torch.ones(3, dtype=torch.float64), w,
+        training=True), (signed((2, 3, 2)), positive(S3, 1))),
+    ("batch_norm eval", lambda torch, x, w, b: torch.nn.functional.batch_norm(
+        x * x, torch.tensor([0.5, -1.0, 0.0], dtype=torch.float64),
+        torch.tensor([1.0, 2.0, 0.5], dtype=torch.float64), w * w, b),
+     (signed((4, 3)), positive(S3, 1), signed(S3, 2))),
+    ("layer_norm", lambda torch, x, w, b: torch.nn.functional.layer_norm(x, (4,), w, b),
+     (signed(S34), positive((4,), 1), signed((4,), 2))),
+    ("layer_norm no affine", lambda torch, x: torch.nn.functional.layer_norm(x, (3, 4)),
+     (signed((2, 3, 4)),)),
+    ("group_norm", lambda torch, x, w, b: torch.nn.functional.group_norm(x, 2, w, b),
+     (signed((2, 4, 3)), positive((4,), 1), signed((4,), 2))),
+    ("embedding", lambda torch, w: torch.nn.functional.embedding(
+        torch.tensor([[0, 2], [2, 3]]), w, padding_idx=3) ** 2, (signed((4, 2)),)),
 ]
 
 # Node classes the table need not reach, and why.

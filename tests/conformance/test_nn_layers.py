@@ -144,6 +144,47 @@ def test_relu_in_place_overwrites_a_non_leaf_and_records_its_node():
     assert_same_outcome(scenario)
 
 
+IN_PLACE_RELUS = {
+    "nn.ReLU(inplace=True)": lambda torch, y: torch.nn.ReLU(inplace=True)(y),
+    "F.relu(inplace=True)": lambda torch, y: torch.nn.functional.relu(y, inplace=True),
+    "torch.relu_": lambda torch, y: torch.relu_(y),
+    "F.relu_": lambda torch, y: torch.nn.functional.relu_(y),
+    "Tensor.relu_": lambda torch, y: y.relu_(),
+}
+
+
+@pytest.mark.parametrize("relu", IN_PLACE_RELUS.values(), ids=IN_PLACE_RELUS.keys())
+@pytest.mark.parametrize("hooked", ["full backward hook", "no hook"])
+def test_relu_in_place_after_a_module_with_a_full_backward_hook(relu, hooked):
+    """The hooked module's output is a view made by a custom Function (the identity that
+    runs the hooks), which may not be changed in place; without the hook it may."""
+    def scenario(torch):
+        seen = []
+        layer = linear(torch)
+        if hooked == "full backward hook":
+            layer.register_full_backward_hook(lambda m, gi, go: seen.append(go))
+        x = leaf(torch, values((2, 4), seed=9))
+        out = relu(torch, layer(x))
+        out.sum().backward()
+        return out, graph(out.grad_fn), x.grad, seen
+
+    assert_same_outcome(scenario)
+
+
+def test_switching_inplace_off_makes_the_hooked_model_work():
+    def scenario(torch):
+        seen = []
+        model = torch.nn.Sequential(linear(torch), torch.nn.ReLU(inplace=True))
+        model[0].register_full_backward_hook(lambda m, gi, go: seen.append((gi, go)))
+        for module in model.modules():
+            if isinstance(module, torch.nn.ReLU):
+                module.inplace = False
+        model(leaf(torch, values((2, 4), seed=9))).sum().backward()
+        return seen, repr(model)
+
+    assert_same_outcome(scenario)
+
+
 @pytest.mark.parametrize("name", ["Softmax", "LogSoftmax"])
 @pytest.mark.parametrize("shape", [(3,), (2, 3), (2, 3, 4)], ids=str)
 def test_softmax_without_dim_warns_and_guesses_as_pytorch(name, shape):
