@@ -103,6 +103,10 @@ def run_backward(
             if waiting == 0 and (queued is None or node in queued):
                 heapq.heappush(ready, (rank_base - node._sequence_nr, node))
 
+    def pick_up(node: Node, grads: Grads) -> None:
+        for output_nr, index in captures.get(node, ()):
+            captured[index] = grads[output_nr]
+
     if len(root_edges) > 1:  # PyTorch starts from a new node that hands out the root
         # gradients: the latest made, it comes out at once, but moves what waits below it.
         heapq.heappush(ready, (rank_base - next(_sequence_nr), None))
@@ -115,13 +119,16 @@ def run_backward(
             node = heapq.heappop(ready)[1]
             grads = buffers.pop(node)
             hooks, at_leaf = node._hooks, type(node) is AccumulateGrad
+            # autograd.grad picks up an input's gradient before the tensor hooks of a node
+            # that runs, after those of a node that does not (a leaf's AccumulateGrad), as
+            # PyTorch does; and it runs only the nodes that lead to an input.
+            if needed is not None and node in needed:
+                pick_up(node, grads)
             if hooks is not None or at_leaf:  # (most nodes have no hooks)
                 grads = _call_tensor_pre_hooks(node, grads)
-            if needed is not None:  # autograd.grad: pick up gradients, run only what leads there
-                for output_nr, index in captures.get(node, ()):
-                    captured[index] = grads[output_nr]
-                if node not in needed:
-                    continue
+            if needed is not None and node not in needed:
+                pick_up(node, grads)
+                continue
             if hooks is not None and hooks.pre:
                 grads = _unwrap_all(call_hooks(
                     hooks.pre.items(), tuple(_wrap_all(grads)), _node_hook_caller(grads, "pre"),

@@ -244,3 +244,17 @@ def test_a_backward_inside_a_hook_runs_first_and_leaves_the_outer_ties_as_in_pyt
         return events
 
     assert_same_outcome(scenario)
+
+
+@pytest.mark.parametrize("input_node", ["runs on", "runs no further"])
+def test_autograd_grad_picks_up_a_gradient_before_the_hooks_of_a_node_that_runs_on(input_node):
+    """PyTorch hands back the gradient as it arrived when the input's node must still run
+    (to reach another input), and the hooks' replacement when the node runs no further."""
+    def scenario(torch):
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        y = x * 3
+        y.register_hook(lambda grad: grad * 10)
+        inputs = [y, x] if input_node == "runs on" else [y]
+        return torch.autograd.grad((y * y).sum(), inputs)
+
+    assert_same_outcome(scenario)
