@@ -138,7 +138,8 @@ def run_backward(
                 grad_inputs = ()  # an AccumulateGrad sends nothing on
             else:
                 grad_inputs = run_node(node, grads)
-            if needed is not None:  # PyTorch computes no gradient for a node that will not run
+            if needed is not None and node.drops_unneeded_grads:  # a built-in formula
+                # computes no gradient for a node that will not run; a custom one may
                 grad_inputs = _only_where_needed(grad_inputs, node.next_functions, needed,
                                                  captures)
             if hooks is not None and hooks.post:

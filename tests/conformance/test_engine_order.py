@@ -79,7 +79,7 @@ def test_a_leaf_nodes_hooks_fire_with_backward_inputs_but_not_in_autograd_grad()
 
 # -- outputs that get no gradient ----------------------------------------------------------------
 
-def _two_outputs(torch):
+def two_outputs_passing_none(torch):
     """A custom Function with two outputs that passes None on where no gradient came."""
     class TwoOutputs(torch.autograd.Function):
         @staticmethod
@@ -100,7 +100,7 @@ MULTI_OUTPUT = {
     "split": lambda torch, x, y: x.split(2),
     "chunk": lambda torch, x, y: x.chunk(3),
     "unequal split": lambda torch, x, y: x.split([1, 5]),
-    "custom Function": lambda torch, x, y: _two_outputs(torch).apply(x, y),
+    "custom Function": lambda torch, x, y: two_outputs_passing_none(torch).apply(x, y),
 }
 
 
@@ -132,7 +132,7 @@ def test_a_leaf_that_gets_no_gradient_runs_every_hook_and_keeps_no_grad():
         events = []
         x = torch.ones(2, requires_grad=True)
         y = torch.ones(2, requires_grad=True)
-        a, _ = _two_outputs(torch).apply(x, y)
+        a, _ = two_outputs_passing_none(torch).apply(x, y)
         node = a.grad_fn.next_functions[1][0]  # y's AccumulateGrad
         y.register_hook(logger(events, "tensor hook"))
         node.register_prehook(logger(events, "node pre-hook"))
@@ -256,5 +256,21 @@ def test_autograd_grad_picks_up_a_gradient_before_the_hooks_of_a_node_that_runs_
         y.register_hook(lambda grad: grad * 10)
         inputs = [y, x] if input_node == "runs on" else [y]
         return torch.autograd.grad((y * y).sum(), inputs)
+
+    assert_same_outcome(scenario)
+
+
+def test_autograd_grad_leaves_a_custom_functions_gradients_for_other_inputs_in_its_post_hook():
+    """A built-in node computes no gradient for an input that leads nowhere needed (its
+    post-hook sees None there); a custom Function computes what its backward returns."""
+    def scenario(torch):
+        events = []
+        x = torch.ones(2, requires_grad=True)
+        w = torch.ones(2, requires_grad=True)
+        a, _ = two_outputs_passing_none(torch).apply(x, w)
+        b = a * w
+        for node in (a.grad_fn, b.grad_fn):
+            node.register_hook(logger(events, node.name()))
+        return torch.autograd.grad(b.sum(), [w]), events
 
     assert_same_outcome(scenario)
