@@ -14,9 +14,10 @@ several roots, ``backward(inputs=...)`` or ``autograd.grad``. Both libraries run
 program; the result or error, the warnings, the hooks that fired (in order, with what they
 received) and every ``.grad`` must agree.
 
-CI runs a fixed set of examples (``PROFILES`` of ``test_hook_fuzz.py``, derandomized);
-``MTH_FUZZ=long`` draws thousands of fresh ones. A failure prints the program, as lines
-of code, which is the scenario to add to ``test_engine_order.py``.
+CI runs a fixed set of examples (``PROFILES`` of ``test_hook_fuzz.py``, derandomized, here
+1000 of them: a small graph is quick to run); ``MTH_FUZZ=long`` draws thousands of fresh
+ones. A failure prints the program, as lines of code, which is the scenario to add to
+``test_engine_order.py``.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from harness import TensorValue, assert_close, outcome, real_torch
-from hypothesis import given, note
+from hypothesis import given, note, settings
 from hypothesis import strategies as st
 from test_engine_order import two_outputs_passing_none
 from test_hook_fuzz import PROFILES, HookError, doubled
@@ -51,6 +52,7 @@ OPS: dict[str, tuple[int | None, int, Any]] = {
     "TwoOutputs.apply({0}, {1})": (2, 2, lambda torch, a, b:
                                    two_outputs_passing_none(torch).apply(a, b)),
 }
+TIES = "torch.stack([...]).sum(0)"  # the op under which many leaves tie
 HOOK_KINDS = ("tensor hook", "retain_grad", "node pre-hook", "node hook",
               "post-accumulate-grad hook")
 BEHAVIOURS = ("return None", "return None", "replace", "raise")
@@ -90,18 +92,24 @@ _VALUES = st.integers(-8, 8).map(lambda n: n / 4)
 
 @st.composite
 def programs(draw: Any) -> Program:
-    leaves = draw(st.lists(st.lists(_VALUES, min_size=2, max_size=2), min_size=1, max_size=12))
+    size = draw(st.integers(1, 12))  # (a list's size would mostly be small)
+    leaves = draw(st.lists(st.lists(_VALUES, min_size=2, max_size=2), min_size=size,
+                           max_size=size))
     count, ops = len(leaves), []
     for _ in range(draw(st.integers(1, 6))):
-        name = draw(st.sampled_from(sorted(OPS)))
+        name = draw(st.sampled_from([*sorted(OPS), *[TIES] * 4]))  # ties often
         arity, outputs, _ = OPS[name]
         size = arity or draw(st.integers(2, 8))
-        args = tuple(draw(st.lists(st.integers(0, count - 1), min_size=size, max_size=size)))
+        # Only leaves half the time: many leaves under one op become ready together, and
+        # tie in the ready queue.
+        args = tuple(draw(st.one_of(*(st.lists(st.integers(0, last), min_size=size,
+                                               max_size=size)
+                                      for last in (len(leaves) - 1, count - 1)))))
         ops.append((name, args))
         count += outputs
-    tensors = st.integers(0, count - 1)
+    tensors = st.one_of(st.integers(0, len(leaves) - 1), st.integers(0, count - 1))
     hooks = draw(st.lists(st.tuples(st.sampled_from(HOOK_KINDS), tensors,
-                                    st.sampled_from(BEHAVIOURS)), max_size=16))
+                                    st.sampled_from(BEHAVIOURS)), max_size=24))
     run = draw(st.sampled_from(RUNS))
     roots = draw(st.lists(st.integers(len(leaves), count - 1), min_size=1,
                           max_size=3 if run != "backward" else 1))
@@ -180,13 +188,21 @@ class Run:
         return {"result": result, "hooks fired": self.trace, "warnings": warned, "grads": grads}
 
 
-@given(program=programs())
-@PROFILES[os.environ.get("MTH_FUZZ", "ci")]
-def test_random_graphs_fire_every_hook_in_pytorchs_order(program: Program) -> None:
-    """Random graphs with ties, shared inputs and multi-output ops, hooks of every kind on
-    tensors and nodes, run by backward or autograd.grad: the same hooks fire in the same
-    order with the same arguments, and the results, errors and gradients agree."""
+def run_on_both(program: Program) -> None:
+    """Run ``program`` on both libraries and assert that they behaved the same."""
     note(program.code())
     theirs = Run(real_torch(), program).observe()
     mine = Run(minitorch_hooks, program).observe()
     assert_close(mine, theirs, rtol=1e-5, atol=1e-6, path="program")
+
+
+PROFILE = PROFILES[os.environ.get("MTH_FUZZ", "ci")]
+
+
+@given(program=programs())
+@settings(PROFILE, max_examples=max(PROFILE.max_examples, 1000))  # a graph is quick to run
+def test_random_graphs_fire_every_hook_in_pytorchs_order(program: Program) -> None:
+    """Random graphs with ties, shared inputs and multi-output ops, hooks of every kind on
+    tensors and nodes, run by backward or autograd.grad: the same hooks fire in the same
+    order with the same arguments, and the results, errors and gradients agree."""
+    run_on_both(program)
