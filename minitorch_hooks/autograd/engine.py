@@ -86,7 +86,10 @@ def run_backward(
 
     buffers: dict[Node, Grads] = {}
     ready = _ready
-    rank_base = -len(_running) * _DEPTH_STEP  # my entries rank at or below this
+    rank_base = -len(_running) * _DEPTH_STEP  # ranks ahead of a backward this one interrupts
+    # A hook may have started this backward while another was running: that one's nodes
+    # wait in the queue, behind ours, and stay there, this many of them.
+    floor = len(ready)
 
     def deliver(edges: Sequence[tuple[Node | None, int]], grads: Sequence[Any]) -> None:
         for (node, input_nr), grad in zip(edges, grads):
@@ -114,8 +117,8 @@ def run_backward(
     deliver(root_edges, root_grads)
     # Like PyTorch, a backward formula that divides by zero or overflows gives inf/nan
     # silently; NumPy would warn.
-    with task, np.errstate(all="ignore"), _leftovers_dropped(rank_base):
-        while ready and ready[0][0] <= rank_base:  # (below: a backward this one interrupted)
+    with task, np.errstate(all="ignore"), _leftovers_dropped(floor):
+        while len(ready) > floor if floor else ready:  # (a plain truth test is cheaper)
             node = heapq.heappop(ready)[1]
             grads = buffers.pop(node)
             hooks, at_leaf = node._hooks, type(node) is AccumulateGrad
@@ -162,13 +165,14 @@ def run_backward(
 
 
 @contextlib.contextmanager
-def _leftovers_dropped(rank_base: int) -> Iterator[None]:
-    """When a hook raises, the nodes of this run still in the ready queue leave it, as
-    PyTorch pops and skips them; a backward this one interrupted finds its own as before."""
+def _leftovers_dropped(floor: int) -> Iterator[None]:
+    """When a hook raises, the nodes of this run still in the ready queue leave it (they
+    come out first), as PyTorch pops and skips them; ``floor`` entries stay, those of a
+    backward this one interrupted."""
     try:
         yield
     finally:
-        while _ready and _ready[0][0] <= rank_base:
+        while len(_ready) > floor:
             heapq.heappop(_ready)
 
 
