@@ -1,15 +1,21 @@
-"""The differential fuzzer must be able to fail: on a minitorch_hooks broken on purpose, in
-ways a learner would notice, it finds a difference with PyTorch.
+"""The differential fuzzers must be able to fail: on a minitorch_hooks broken on purpose, in
+ways a learner would notice, they find a difference with PyTorch.
 
 Each case breaks one thing with ``monkeypatch`` (undone after the test) and runs the state
-machine of ``conformance/test_hook_fuzz.py`` without shrinking, until the first failure.
+machine of ``conformance/test_hook_fuzz.py``, or the random graphs of
+``conformance/test_hook_order_fuzz.py``, without shrinking, until the first failure (within
+2000 examples).
 """
 
 from __future__ import annotations
 
+import heapq
+import itertools
+
 import pytest
-from hypothesis import Phase, settings
+from hypothesis import Phase, given, settings
 from test_hook_fuzz import PROFILES, HookLockstep, fuzz
+from test_hook_order_fuzz import programs, run_on_both
 
 from minitorch_hooks.autograd import engine
 from minitorch_hooks.nn.modules import module
@@ -33,11 +39,54 @@ BREAKAGES = {
 }
 
 
+UNTIL_THE_FIRST_FAILURE = settings(PROFILES["ci"], max_examples=2000, phases=[Phase.generate],
+                                   report_multiple_bugs=False)
+
+
 @pytest.mark.parametrize("breakage", sorted(BREAKAGES))
 def test_the_fuzzer_finds_a_library_broken_on_purpose(breakage, monkeypatch):
     where, name, broken = BREAKAGES[breakage]
     monkeypatch.setattr(where, name, broken)
-    until_the_first_failure = settings(PROFILES["ci"], phases=[Phase.generate],
-                                       report_multiple_bugs=False)
     with pytest.raises(AssertionError, match=r"step\["):
-        fuzz(HookLockstep, until_the_first_failure)
+        fuzz(HookLockstep, UNTIL_THE_FIRST_FAILURE)
+
+
+class _TiesInArrivalOrder:
+    """``heapq`` for the engine, but with ties broken by arrival: the old FIFO order."""
+
+    arrivals = itertools.count()
+
+    @staticmethod
+    def heappush(heap, entry):
+        heapq.heappush(heap, (entry[0], next(_TiesInArrivalOrder.arrivals), entry[1]))
+
+    @staticmethod
+    def heappop(heap):
+        rank, _, node = heapq.heappop(heap)
+        return rank, node
+
+
+def _skip_none(run_tensor_hooks):
+    """The engine's tensor-hook runner, but skipping the hooks of a gradient that is None."""
+    return lambda hooks, grad, tensor: None if grad is None else run_tensor_hooks(
+        hooks, grad, tensor)
+
+
+ENGINE_BREAKAGES = {
+    "leaves that tie run in arrival order": ("heapq", _TiesInArrivalOrder),
+    "no hook runs for a gradient that is None": ("_run_tensor_hooks",
+                                                 _skip_none(engine._run_tensor_hooks)),
+}
+
+
+@pytest.mark.parametrize("breakage", sorted(ENGINE_BREAKAGES))
+def test_the_engine_fuzzer_finds_an_engine_broken_on_purpose(breakage, monkeypatch):
+    name, broken = ENGINE_BREAKAGES[breakage]
+    monkeypatch.setattr(engine, name, broken)
+    @given(program=programs())
+    @UNTIL_THE_FIRST_FAILURE
+    def random_graphs(program):
+        run_on_both(program)
+
+    with pytest.raises(AssertionError, match=r"program\["):
+        random_graphs()

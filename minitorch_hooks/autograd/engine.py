@@ -2,12 +2,24 @@
 
 This is PyTorch's engine in one screen. It first counts, for every node, how many edges
 lead into it; a node runs only when all of them have delivered, so ``b = a + a`` sends both
-gradients to ``a`` before ``a``'s node runs. Among ready nodes the one created last runs
-first (and leaf accumulators at once), which is the order in which PyTorch fires hooks.
-The loop is iterative, so a graph of any depth works.
+gradients to ``a`` before ``a``'s node runs. The loop is iterative, so a graph of any depth
+works.
+
+Which ready node runs next decides the order in which hooks fire, so it is PyTorch's to
+the letter. PyTorch keeps the ready nodes in a binary heap (C++'s ``std::priority_queue``)
+ranked by the node's ``sequence_nr``: the node created last runs first. An AccumulateGrad
+has the largest number there is, so a leaf's hooks fire as soon as its gradient is
+complete. But leaves *tie*, and a heap does not keep ties in arrival order: twelve leaves
+that become ready together come out as the heap happens to hold them, not 0, 1, ..., 11.
+Python's ``heapq`` moves entries exactly as C++'s ``push_heap`` and ``pop_heap`` do, so
+one ``heapq`` list with the same ranks gives PyTorch's order, ties included. Only nodes
+that will run enter it (``autograd.grad`` leaves the others out), and a backward started
+inside a hook shares it, ranked ahead of the backward it interrupts, as in PyTorch.
 
 At each node the hooks run in PyTorch's order: the tensor hooks of the tensors it produced,
 then ``retain_grad``, then the node's pre-hooks, then the node itself, then its post-hooks.
+An output that got no gradient (the other half of a ``split``, say) still has its hooks
+called, with None.
 See <https://docs.pytorch.org/docs/2.13/notes/autograd.html#backward-hooks-execution>
 
 Grad mode during the pass is ``create_graph``: off by default, so a hook (or a custom
@@ -23,9 +35,9 @@ See <https://docs.pytorch.org/docs/2.13/notes/autograd.html#grad-modes>
 
 from __future__ import annotations
 
+import contextlib
 import heapq
-from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -34,10 +46,16 @@ from .._tensor import Tensor
 from ..utils.hooks import call_hooks, type_name
 from . import _formula
 from .grad_mode import _State, set_grad_enabled
-from .graph import AccumulateGrad, GraphTask, Node, gradient_edge
+from .graph import AccumulateGrad, GraphTask, Node, _running, _sequence_nr, gradient_edge
 
 # One gradient (or None) per output of a node: NumPy arrays, or Tensors under create_graph.
 Grads = list
+
+# The ready queue: a heap of (rank, node), the smallest rank first. The rank is
+# -(depth * 2**64 + sequence_nr), depth being how many backward passes are running already:
+# PyTorch ranks by (depth, sequence_nr), largest first, and a sequence_nr stays below 2**64.
+_ready: list[tuple[int, Node | None]] = []
+_DEPTH_STEP = 2**64
 
 
 def run_backward(
@@ -74,10 +92,21 @@ def run_backward(
     if accumulate:  # PyTorch runs the inputs' own nodes too: a leaf's AccumulateGrad, and a
         needed |= captures.keys()  # non-leaf's grad_fn, which sends on only what is needed
     captured: list[Any] = [None] * (len(inputs) if inputs is not None else 0)
+    # The nodes this run will run, for hooks that ask (``register_multi_grad_hook``).
+    task = GraphTask(dependencies if needed is None else needed | captures.keys(),
+                     {} if accumulate else captures)
+    # What enters the ready queue: with ``inputs``, only nodes that run or pick up a
+    # gradient, and a single root's node, where PyTorch starts whatever it leads to.
+    queued = None
+    if needed is not None:
+        queued = task.nodes | {root_edges[0][0]} if len(root_edges) == 1 else task.nodes
 
     buffers: dict[Node, Grads] = {}
-    ready: list[tuple[int, Node]] = []  # a heap: the node made last comes out first
-    ready_leaves: deque[AccumulateGrad] = deque()  # these run first, in arrival order
+    ready = _ready
+    rank_base = -len(_running) * _DEPTH_STEP  # ranks ahead of a backward this one interrupts
+    # A hook may have started this backward while another was running: that one's nodes
+    # wait in the queue, behind ours, and stay there, this many of them.
+    floor = len(ready)
 
     def deliver(edges: Sequence[tuple[Node | None, int]], grads: Sequence[Any]) -> None:
         for (node, input_nr), grad in zip(edges, grads):
@@ -91,44 +120,50 @@ def run_backward(
                 buffer[input_nr] = grad if previous is None else previous + grad
             waiting = dependencies[node] - 1
             dependencies[node] = waiting
-            if waiting == 0:
-                if type(node) is AccumulateGrad:
-                    ready_leaves.append(node)
-                else:
-                    heapq.heappush(ready, (-node._sequence_nr, node))
+            if waiting == 0 and (queued is None or node in queued):
+                heapq.heappush(ready, (rank_base - node._sequence_nr, node))
 
+    def pick_up(node: Node, grads: Grads) -> None:
+        for output_nr, index in captures.get(node, ()):
+            captured[index] = grads[output_nr]
+
+    if len(root_edges) > 1:  # PyTorch starts from a new node that hands out the root
+        # gradients: the latest made, it comes out at once, but moves what waits below it.
+        heapq.heappush(ready, (rank_base - next(_sequence_nr), None))
+        heapq.heappop(ready)
     deliver(root_edges, root_grads)
-    # The nodes this run will run, for hooks that ask (``register_multi_grad_hook``).
-    task = GraphTask(dependencies if needed is None else needed | captures.keys(),
-                     {} if accumulate else captures)
     # Like PyTorch, a backward formula that divides by zero or overflows gives inf/nan
     # silently; NumPy would warn. Grad mode is ``create_graph`` for everything the pass
     # calls; the caller's mode comes back afterwards, also when a hook raises.
-    with task, np.errstate(all="ignore"), set_grad_enabled(create_graph):
-        while ready or ready_leaves:
-            node = ready_leaves.popleft() if ready_leaves else heapq.heappop(ready)[1]
+    with task, np.errstate(all="ignore"), _leftovers_dropped(floor), \
+            set_grad_enabled(create_graph):
+        while len(ready) > floor if floor else ready:  # (a plain truth test is cheaper)
+            node = heapq.heappop(ready)[1]
             grads = buffers.pop(node)
             # Each node starts in the pass's mode, whatever a hook of an earlier one set.
             _State.enabled = create_graph
-            if needed is not None and node not in needed and node not in captures:
-                continue  # leads to none of the inputs: PyTorch runs neither it nor its hooks
             hooks, at_leaf = node._hooks, type(node) is AccumulateGrad
+            # autograd.grad picks up an input's gradient before the tensor hooks of a node
+            # that runs, after those of a node that does not (a leaf's AccumulateGrad), as
+            # PyTorch does; and it runs only the nodes that lead to an input.
+            if needed is not None and node in needed:
+                pick_up(node, grads)
             if hooks is not None or at_leaf:  # (most nodes have no hooks)
                 grads = _call_tensor_pre_hooks(node, grads)
-            if needed is not None:  # autograd.grad: pick up gradients, run only what leads there
-                for output_nr, index in captures.get(node, ()):
-                    captured[index] = grads[output_nr]
-                if node not in needed:
-                    continue
+            if needed is not None and node not in needed:
+                pick_up(node, grads)
+                continue
             if hooks is not None and hooks.pre:
                 grads = _unwrap_all(call_hooks(
                     hooks.pre.items(), tuple(_wrap_all(grads)), _node_hook_caller(grads, "pre"),
                     site="node pre-hook", owner=node))
             if at_leaf:
                 _accumulate(node.variable, grads[0])
-                continue
-            grad_inputs = run_node(node, grads)
-            if needed is not None:  # PyTorch computes no gradient for a node that will not run
+                grad_inputs = ()  # an AccumulateGrad sends nothing on
+            else:
+                grad_inputs = run_node(node, grads)
+            if needed is not None and node.drops_unneeded_grads:  # a built-in formula
+                # computes no gradient for a node that will not run; a custom one may
                 grad_inputs = _only_where_needed(grad_inputs, node.next_functions, needed,
                                                  captures)
             if hooks is not None and hooks.post:
@@ -148,6 +183,18 @@ def run_backward(
                 f"The differentiated Tensor at index {i} appears to not have been used in the "
                 "graph. Set allow_unused=True if this is the desired behavior.")
     return captured
+
+
+@contextlib.contextmanager
+def _leftovers_dropped(floor: int) -> Iterator[None]:
+    """When a hook raises, the nodes of this run still in the ready queue leave it (they
+    come out first), as PyTorch pops and skips them; ``floor`` entries stay, those of a
+    backward this one interrupted."""
+    try:
+        yield
+    finally:
+        while len(_ready) > floor:
+            heapq.heappop(_ready)
 
 
 def _only_where_needed(grads: Sequence[Any], edges: Sequence[tuple[Node | None, int]],
@@ -245,14 +292,18 @@ def _all_none(grads: Grads) -> bool:
 # -- hooks at a node ------------------------------------------------------------------------
 
 def _call_tensor_pre_hooks(node: Node, grads: Grads) -> Grads:
-    """The hooks registered on the tensors this node produced, then ``retain_grad``."""
+    """The hooks registered on the tensors this node produced, then ``retain_grad``.
+
+    A tensor that got no gradient (a sibling output of the one backward started from)
+    has its hooks called with None, as PyTorch calls them; ``retain_grad`` keeps nothing.
+    """
     if isinstance(node, AccumulateGrad):
         hooks = node.variable._backward_hooks
-        if hooks and grads[0] is not None:
+        if hooks:
             grads[0] = _run_tensor_hooks(hooks, grads[0], node.variable)
         return grads
     for output_nr, hooks in node._hooks.tensor_pre:
-        if hooks and grads[output_nr] is not None:
+        if hooks:
             grads[output_nr] = _run_tensor_hooks(hooks, grads[output_nr], (node, output_nr))
     for output_nr, tensor_ref in node._hooks.retains_grad.items():
         tensor, grad = tensor_ref(), grads[output_nr]
@@ -262,9 +313,11 @@ def _call_tensor_pre_hooks(node: Node, grads: Grads) -> Grads:
 
 
 def _run_tensor_hooks(hooks: dict, grad: Any, tensor: Any) -> Any:
-    """``tensor`` is the leaf, or ``(node, output_nr)`` for a non-leaf (what a trace shows)."""
-    return _unwrap(call_hooks(hooks.items(), _wrap(grad), _call_tensor_hook,
-                              site="tensor hook", owner=tensor))
+    """``tensor`` is the leaf, or ``(node, output_nr)`` for a non-leaf (what a trace shows).
+    A hook may replace a gradient, but not a None one (``check_replacement``)."""
+    result = call_hooks(hooks.items(), None if grad is None else _wrap(grad),
+                        _call_tensor_hook, site="tensor hook", owner=tensor)
+    return None if result is None else _unwrap(result)
 
 
 def _call_tensor_hook(hook_id: int, hook: Callable, grad: Tensor) -> Tensor | None:
@@ -336,15 +389,16 @@ def _unwrap_all(grads: Sequence[Any]) -> list:
 # -- where gradients end up -------------------------------------------------------------------
 
 def _accumulate(leaf: Tensor, grad: Any) -> None:
-    """Add into ``leaf.grad``, then run the leaf's post-accumulate-grad hooks.
+    """Add into ``leaf.grad``, then run the leaf's post-accumulate-grad hooks: PyTorch runs
+    them even when no gradient came.
 
     As in PyTorch's ``AccumulateGrad``: the first gradient is stored as a copy; later ones
     are added in place, except under create_graph, where ``.grad`` becomes the new tensor
     ``grad + new`` so that the sum stays differentiable (the first copy is then a
     ``copy_``, whose ``CopyBackwards`` leads back to the gradient's graph)."""
     if grad is None:
-        return
-    if type(grad) is Tensor:
+        pass
+    elif type(grad) is Tensor:
         leaf._grad = _formula.copy(grad) if leaf._grad is None else leaf._grad + grad
     elif leaf._grad is None:
         leaf._grad = Tensor._wrap(np.array(grad, copy=True))

@@ -31,11 +31,10 @@ from .saved_tensors import (  # noqa: F401 - PyTorch has the hooks in autograd.g
 )
 
 # Nodes made later run earlier when both are ready, as in PyTorch's engine, which orders
-# its ready queue by this number. An AccumulateGrad has the largest number (PyTorch gives
-# it UINT64_MAX): it runs as soon as it is ready, which our engine does with a queue of its
-# own.
+# its ready queue by this number. An AccumulateGrad has the largest number, PyTorch's
+# UINT64_MAX: it runs as soon as it is ready, and leaves ready together tie (engine.py).
 _sequence_nr = itertools.count()
-_ACCUMULATE_FIRST = float("inf")
+ACCUMULATE_GRAD_SEQUENCE_NR = 2**64 - 1
 
 
 _FREED = (
@@ -224,9 +223,12 @@ def _add_hook(hooks: OrderedDict, fn: Callable) -> RemovableHandle:
 class AccumulateGrad(Node):
     """The node at a leaf: it adds the incoming gradient into ``variable.grad``.
 
-    The leaf's own hooks (``register_hook``) run before the addition and its
-    post-accumulate-grad hooks after it, which is why a leaf hook can still change what
-    lands in ``.grad``.
+    The leaf's own hooks (``register_hook``) and the node's pre-hooks run before the
+    addition, which is why they can still change what lands in ``.grad``; the leaf's
+    post-accumulate-grad hooks run after it, then the node's post-hooks, as
+    ``hook((), grad_outputs)``: an AccumulateGrad sends no gradient on, so a post-hook can
+    only return None or ``()``. Given no gradient (None), it adds nothing, but all these
+    hooks still run.
     """
 
     __slots__ = ("variable",)
@@ -234,13 +236,18 @@ class AccumulateGrad(Node):
     def __init__(self, variable: Tensor) -> None:
         self.next_functions = ()
         self._input_meta = ()
-        self._sequence_nr = _ACCUMULATE_FIRST
+        self._sequence_nr = ACCUMULATE_GRAD_SEQUENCE_NR
         self._saved = ()
         self._hooks = None
         self.variable = variable
 
     def name(self) -> str:
         return "torch::autograd::AccumulateGrad"
+
+    def __lt__(self, other: object) -> bool:
+        """Two leaves waiting in the engine's ready queue share a rank, so the queue
+        compares them too: neither comes first, and the heap's own arrangement decides."""
+        return False
 
 
 _NO_EDGE = (None, 0)
