@@ -12,7 +12,14 @@ from __future__ import annotations
 
 import builtins
 
-from . import autograd, nn, optim, return_types, utils
+from . import (
+    _silent_numpy,  # noqa: F401 - first: see its docstring
+    autograd,
+    nn,
+    optim,
+    return_types,
+    utils,
+)
 from ._creation import (
     arange,
     as_tensor,

@@ -103,10 +103,19 @@ def mean(input: Tensor, dim: Dims = None, keepdim: bool = False) -> Tensor:
             "mean(): could not infer output dtype. Input dtype must be either a floating "
             f"point or complex dtype. Got: {input.dtype.scalar_name}")
     if dim is None:
-        return record(data.mean(dtype=data.dtype), MeanBackward0, (input,), shape=data.shape)
+        return record(_mean(data, None, False), MeanBackward0, (input,), shape=data.shape)
     axes = _axes(dim, data.ndim)
-    return record(data.mean(axis=axes, keepdims=keepdim, dtype=data.dtype), MeanBackward1,
-                  (input,), shape=data.shape, axes=axes, keepdim=keepdim)
+    return record(_mean(data, axes, keepdim), MeanBackward1, (input,), shape=data.shape,
+                  axes=axes, keepdim=keepdim)
+
+
+def _mean(data: np.ndarray, axes: tuple[int, ...] | None, keepdim: bool) -> np.ndarray:
+    """NumPy's mean, without its "Mean of empty slice" warning: the mean of nothing is
+    0 / 0, nan, silently, as in PyTorch (see ``_silent_numpy.py``)."""
+    count = data.size if axes is None else math.prod(data.shape[a] for a in axes)
+    wide = np.float32 if data.dtype == np.float16 else data.dtype  # NumPy's accumulator
+    total = data.sum(axis=axes, keepdims=keepdim, dtype=wide)
+    return np.true_divide(total, count, dtype=wide).astype(data.dtype, copy=False)
 
 
 class _AllExtremumBackward(Node):
@@ -262,7 +271,7 @@ class VarBackward0(Node):
 
 def _var_backward(grad: np.ndarray, x: np.ndarray, axes: tuple[int, ...] | None,
                   keepdim: bool, correction: float) -> np.ndarray:
-    centred = x - x.mean(axis=axes, keepdims=True)
+    centred = x - _mean(x, axes, True)
     count = x.size if axes is None else math.prod(x.shape[a] for a in axes)
     dof = np.float64(count - correction)
     if (axes is None or x.ndim == 0) and dof <= 0:
@@ -307,7 +316,7 @@ def _var(name: str, input: Tensor, dim: Any, unbiased: bool | None, keepdim: boo
         warnings.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly "
                       "less than the reduction factor (input numel divided by output numel).",
                       UserWarning, stacklevel=3)
-    centred = data - data.mean(axis=axes, keepdims=True)
+    centred = data - _mean(data, axes, True)
     with np.errstate(divide="ignore", invalid="ignore"):
         result = (centred * centred).sum(axis=axes, keepdims=keepdim) / \
             np.float64(builtins.max(count - correction, 0))
