@@ -58,6 +58,7 @@ from ._dtype import (
     uint8,
 )
 from ._generator import Generator
+from ._ops import _arguments
 from ._ops.conversion import clone
 from ._ops.linalg import addmm, matmul, mm
 from ._ops.pointwise import (
@@ -134,3 +135,7 @@ def get_default_dtype() -> dtype:
     """Always float32: minitorch_hooks does not change the default dtype."""
     return float32
 
+
+# Each function checks its tensor arguments first, as PyTorch's do (_ops/_arguments.py).
+for _name in _arguments.TENSOR_PARAMETERS.keys() & globals().keys():
+    globals()[_name] = _arguments.checked(globals()[_name], _name)

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from .. import _creation
+from .._allocation import allocation_failed
 from .._tensor import Tensor
 from ..autograd.graph import Node
 from ._record import as_number, promote, record, saved_for, value_of
@@ -42,6 +43,8 @@ def _binary(x: Any, y: Any, compute: Any) -> np.ndarray:
     except ValueError:
         _broadcast_check(a, b)
         raise
+    except MemoryError as error:  # broadcasting may ask for far more than its inputs
+        raise allocation_failed(error) from None
 
 
 # -- arithmetic ---------------------------------------------------------------------------
@@ -470,9 +473,6 @@ gt, ge = _comparison(np.greater), _comparison(np.greater_equal)
 
 def equal(input: Tensor, other: Tensor) -> bool:
     """Whether two tensors have the same size and the same values (nan is never equal)."""
-    if not isinstance(other, Tensor):
-        raise TypeError("equal(): argument 'other' (position 2) must be Tensor, not "
-                        f"{type(other).__name__}")
     return input._data.shape == other._data.shape and bool(np.all(input._data == other._data))
 
 
