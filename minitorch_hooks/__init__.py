@@ -115,6 +115,7 @@ from ._size import Size
 from ._tensor import Tensor, device
 from ._tensor_str import get_printoptions, printoptions, set_printoptions
 from .autograd import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
+from .cli.torch_alias import install_as_torch
 from .random import get_rng_state, initial_seed, manual_seed, seed, set_rng_state
 from .tracing import trace
 

@@ -1,11 +1,12 @@
 """``minitorch-hooks run SCRIPT.py``: run an ordinary PyTorch script on minitorch_hooks.
 
 The script runs as ``python SCRIPT.py`` would run it (as ``__main__``, with its own
-``sys.argv`` and its folder on ``sys.path``), but its ``import torch`` gives minitorch_hooks
-(``cli/torch_alias.py``). ``--trace`` prints the timeline of every hook call after the
-script's output, ``--svg FILE`` and ``--mermaid FILE`` save it as a drawing, and
-``--trace-json FILE`` as data. ``--real-torch`` runs the script on real PyTorch instead,
-traced the same way: that is how ``minitorch-hooks compare`` sees both sides.
+``sys.argv`` and its folder on ``sys.path``), but its ``import torch`` and ``import
+torch.nn as nn`` give minitorch_hooks (``install_as_torch``, in ``cli/torch_alias.py``).
+``--trace`` prints the timeline of every hook call after the script's output, ``--svg
+FILE`` and ``--mermaid FILE`` save it as a drawing, and ``--trace-json FILE`` as data.
+``--real-torch`` runs the script on real PyTorch instead, traced the same way: that is how
+``minitorch-hooks compare`` sees both sides.
 
 The exit code is the script's: 0, the code it passed to ``sys.exit``, or 1 when it raised,
 after its traceback (from the script's own frames on) is printed on stderr. ``--timeout
@@ -27,7 +28,7 @@ from ..tracing import Trace, trace
 from . import stopping, torch_alias
 from .pytorch import INSTALL_HINT
 from .stopping import Stopped, add_timeout_argument, stoppable
-from .torch_alias import torch_aliased
+from .torch_alias import install_as_torch
 
 
 def add_run_command(commands: argparse._SubParsersAction) -> None:
@@ -82,7 +83,8 @@ def run_script(args: argparse.Namespace) -> int:
     traced = args.trace or args.svg or args.mermaid or args.trace_json
     with contextlib.ExitStack() as stack:
         if torch is None:
-            stack.enter_context(torch_aliased())
+            # the caller's own real torch, if any, is set aside while the script runs
+            stack.enter_context(install_as_torch(set_aside_real_torch=True))
         recorded = stack.enter_context(trace(torch=torch)) if traced else None
         code = run_path(script, args.script_args, args.timeout)
     if recorded is not None:
