@@ -1,7 +1,9 @@
 """minitorch_hooks: PyTorch's autograd and hooks, rebuilt in readable NumPy.
 
-The top level mirrors ``torch``: ``import minitorch_hooks as torch`` and a small PyTorch
-script runs unchanged. Where to read next:
+The top level mirrors ``torch``: with ``import minitorch_hooks as torch`` in place of
+``import torch``, a small PyTorch example runs as on PyTorch; a script that also imports
+``torch.nn`` runs unchanged after :func:`install_as_torch` (which ``minitorch-hooks run``
+calls). Where to read next:
 
 * ``_tensor.py``: the Tensor and its hooks;
 * ``autograd/engine.py``: the backward pass and the order in which hooks fire;
