@@ -340,19 +340,30 @@ def test_the_timeout_must_be_a_positive_number(capsys, tmp_path, value):
     assert code == 2 and f"SECONDS must be a positive number, not '{value}'" in err
 
 
-@pytest.mark.parametrize(("signum", "code", "reason"), [
+STOP_SIGNALS = pytest.mark.parametrize(("signum", "code", "reason"), [
     (signal.SIGINT, 130, "interrupted (Ctrl-C)"),
     (signal.SIGTERM, 143, "terminated (SIGTERM)"),
 ])
-def test_run_stopped_by_a_signal_says_so(tmp_path, signum, code, reason):
-    process, folder = _start(tmp_path, "run")
+
+
+def _stop_with(signum: int, tmp_path: pathlib.Path, *argv: str
+               ) -> tuple[int, str, str, list[int]]:
+    """Start ``minitorch-hooks ARGV...`` on the endless script, send ``signum`` once every
+    run has started, and return the exit code, stdout, stderr and the pids written."""
+    process, folder = _start(tmp_path, *argv)
     try:
-        pids = _pids_written(folder, 1)
+        pids = _pids_written(folder, 2 if argv[0] == "compare" else 1)
         process.send_signal(signum)
         out, err = process.communicate(timeout=60)
     finally:
         process.kill()
-    assert process.returncode == code
+    return process.returncode, out, err, pids
+
+
+@STOP_SIGNALS
+def test_run_stopped_by_a_signal_says_so(tmp_path, signum, code, reason):
+    returncode, out, err, pids = _stop_with(signum, tmp_path, "run")
+    assert returncode == code
     assert out == "the script's finally block ran\n"
     assert err.rstrip().endswith(f"script.py {reason}")
     os.kill(pids[1], signal.SIGKILL)
@@ -372,20 +383,11 @@ def test_compare_timeout_stops_both_runs_and_what_they_started(tmp_path):
     assert _none_left(pids)
 
 
-@pytest.mark.parametrize(("signum", "code", "reason"), [
-    (signal.SIGINT, 130, "interrupted (Ctrl-C)"),
-    (signal.SIGTERM, 143, "terminated (SIGTERM)"),
-])
+@STOP_SIGNALS
 def test_compare_stopped_by_a_signal_stops_both_runs(tmp_path, signum, code, reason):
     real_torch()
-    process, folder = _start(tmp_path, "compare")
-    try:
-        pids = _pids_written(folder, 2)
-        process.send_signal(signum)
-        _, err = process.communicate(timeout=60)
-    finally:
-        process.kill()
-    assert process.returncode == code
+    returncode, _, err, pids = _stop_with(signum, tmp_path, "compare")
+    assert returncode == code
     assert err == (f"minitorch-hooks compare: {tmp_path / 'script.py'} {reason}; its runs on "
                    "PyTorch and minitorch_hooks were stopped\n")
     assert _none_left(pids)

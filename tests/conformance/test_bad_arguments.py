@@ -32,6 +32,10 @@ def _top_level(name: str) -> Callable[[Any, Any], Any]:
     return lambda torch, bad: getattr(torch, name)(bad)
 
 
+def _method(name: str) -> Callable[[Any, Any], Any]:
+    return lambda torch, bad: getattr(_x(torch), name)(bad)
+
+
 # Each call puts the bad value in one argument of one function.
 CALLS: dict[str, Callable[[Any, Any], Any]] = {
     # layers and nn.functional
@@ -84,18 +88,9 @@ CALLS: dict[str, Callable[[Any, Any], Any]] = {
     "torch.stack": lambda torch, bad: torch.stack(bad),
     "torch.stack_element": lambda torch, bad: torch.stack((_x(torch), bad)),
     # Tensor methods: their positions count after self
-    "x.add": lambda torch, bad: _x(torch).add(bad),
-    "x.mul": lambda torch, bad: _x(torch).mul(bad),
-    "x.matmul": lambda torch, bad: _x(torch).matmul(bad),
-    "x.mm": lambda torch, bad: _x(torch).mm(bad),
-    "x.maximum": lambda torch, bad: _x(torch).maximum(bad),
-    "x.equal": lambda torch, bad: _x(torch).equal(bad),
-    "x.expand_as": lambda torch, bad: _x(torch).expand_as(bad),
-    "x.view_as": lambda torch, bad: _x(torch).view_as(bad),
-    "x.type_as": lambda torch, bad: _x(torch).type_as(bad),
-    "x.copy_": lambda torch, bad: _x(torch).copy_(bad),
-    "x.add_": lambda torch, bad: _x(torch).add_(bad),
-    "x.mul_": lambda torch, bad: _x(torch).mul_(bad),
+    **{f"x.{name}": _method(name)
+       for name in ("add", "mul", "matmul", "mm", "maximum", "equal", "expand_as", "view_as",
+                    "type_as", "copy_", "add_", "mul_")},
     "x+": lambda torch, bad: _x(torch) + bad,
     "x@": lambda torch, bad: _x(torch) @ bad,
 }
