@@ -13,7 +13,6 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
-import numpy as np
 import pytest
 from harness import assert_same_outcome
 
@@ -108,10 +107,3 @@ def test_no_numpy_warning_in_forward(case):
 @pytest.mark.parametrize("case", list(BACKWARD))
 def test_no_numpy_warning_in_backward(case):
     assert_same_outcome(_warnings_as_errors(BACKWARD[case]))
-
-
-def test_numpys_own_choice_still_counts():
-    """The setting is NumPy's: code that asks NumPy to warn, in ``np.errstate``, is
-    warned, by NumPy, for NumPy's own arithmetic."""
-    with np.errstate(divide="warn"), pytest.warns(RuntimeWarning, match="divide by zero"):
-        np.array([1.0]) / 0
