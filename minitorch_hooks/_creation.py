@@ -38,15 +38,19 @@ def _inferred_dtype(array: np.ndarray) -> np.dtype:
     if kind == "f":
         return _FLOAT32
     if kind in "iu":
+        if array.dtype == np.uint64 and array.size and array.max() > np.iinfo(np.int64).max:
+            raise ValueError("Overflow when unpacking long long")
         return np.dtype(np.int64)
     if kind == "b":
         return np.dtype(np.bool_)
     if kind in "US":
         raise TypeError("new(): invalid data type 'str'")
-    odd = next(x for x in array.flat if not isinstance(x, (bool, int, float, np.generic)))
-    if isinstance(odd, str):
+    odd = [x for x in array.flat if not isinstance(x, (bool, int, float, np.generic))]
+    if not odd:  # numbers all, but an integer beyond 64 bits
+        raise ValueError("Overflow when unpacking long long")
+    if isinstance(odd[0], str):
         raise TypeError("new(): invalid data type 'str'")
-    raise RuntimeError(f"Could not infer dtype of {type_name(odd)}")
+    raise RuntimeError(f"Could not infer dtype of {type_name(odd[0])}")
 
 
 def _array_from_nested(data: Any) -> np.ndarray:
@@ -136,8 +140,25 @@ def tensor(data: Any, *, dtype: _dtype.dtype | None = None, device: Any = None,
         _dtype.from_numpy_dtype(array.dtype)  # a clear error for unsupported dtypes
     else:
         array = _array_from_nested(source)
-        array = array.astype(_numpy_dtype(dtype, _inferred_dtype(array)))
+        target = _numpy_dtype(dtype, _inferred_dtype(array))
+        _check_fits(array, target)
+        array = array.astype(target)
     return _finish(array, requires_grad, device)
+
+
+def _check_fits(array: np.ndarray, target: np.dtype) -> None:
+    """PyTorch stores each Python number into an integer tensor with a range check: a
+    float must lie within the type's range (nan and inf never do), an integer too, except
+    that a negative one wraps into an unsigned type, as in C (-1 is 255 in uint8). Out of
+    range is an error, not NumPy's silent garbage."""
+    if target.kind not in "iu" or array.dtype.kind not in "fiu" or not array.size:
+        return
+    limits = np.iinfo(target)
+    high = limits.max
+    low = -high if target.kind == "u" and array.dtype.kind != "f" else limits.min
+    if not np.all((array >= low) & (array <= high)):  # nan fails both comparisons
+        raise RuntimeError(f"value cannot be converted to type {target.name} without "
+                           "overflow")
 
 
 def as_tensor(data: Any, dtype: _dtype.dtype | None = None, device: Any = None) -> Tensor:
@@ -211,7 +232,10 @@ def _new_shape(size: Any) -> tuple[int, ...]:
 @allocating
 def _filled(value: Any, size: tuple, dtype: _dtype.dtype | None, requires_grad: bool,
             device: Any, default: np.dtype = _FLOAT32) -> Tensor:
-    return _finish(np.full(_new_shape(size), value, dtype=_numpy_dtype(dtype, default)),
+    from ._ops.inplace import scalar_for  # the check fill_ makes; a cycle at import time
+
+    target = _numpy_dtype(dtype, default)
+    return _finish(np.full(_new_shape(size), scalar_for(value, target), dtype=target),
                    requires_grad, device)
 
 

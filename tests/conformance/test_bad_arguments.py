@@ -148,6 +148,31 @@ def test_data_no_tensor_can_hold(case):
     assert_same_outcome(NOT_TENSOR_DATA[case])
 
 
+NAN = float("nan")
+
+# Numbers that do not fit the integer dtype asked for: an error, not NumPy's silent garbage.
+DO_NOT_FIT: dict[str, Callable[[Any], Any]] = {
+    "nan_as_int64": lambda torch: torch.tensor([NAN], dtype=torch.int64),
+    "inf_as_int32": lambda torch: torch.tensor(float("inf"), dtype=torch.int32),
+    "a_big_int_as_int32": lambda torch: torch.tensor([1, 2**40], dtype=torch.int32),
+    "a_negative_float_as_uint8": lambda torch: torch.tensor([[2.7, -3.5]], dtype=torch.uint8),
+    "just_above_uint8": lambda torch: torch.tensor([255.9], dtype=torch.uint8),
+    "minus_one_wraps_into_uint8": lambda torch: torch.tensor([-1], dtype=torch.uint8),
+    "beyond_64_bits": lambda torch: torch.tensor([1, 2**64]),
+    "just_beyond_int64": lambda torch: torch.tensor([2**63]),
+    "full_of_nan_as_int64": lambda torch: torch.full((2,), NAN, dtype=torch.int64),
+    "full_of_nan_as_int32": lambda torch: torch.full((2,), NAN, dtype=torch.int32),
+    "full_of_a_big_int_as_uint8": lambda torch: torch.full((1,), 2**40, dtype=torch.uint8),
+    "new_full_of_nan_as_int64": lambda torch: torch.zeros(1, dtype=torch.int64).new_full(
+        (2,), NAN),
+}
+
+
+@pytest.mark.parametrize("case", list(DO_NOT_FIT))
+def test_numbers_that_do_not_fit_the_dtype(case):
+    assert_same_outcome(DO_NOT_FIT[case])
+
+
 # -- allocations far beyond the machine, and negative sizes ----------------------------------
 
 HUGE = 10**13
