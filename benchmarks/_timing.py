@@ -23,8 +23,9 @@ def load_torch() -> Any:
     try:
         import torch
     except ImportError:
-        print("PyTorch is not installed; only minitorch_hooks is timed. For the ratios: "
-              "pip install -e '.[conformance]'")
+        from minitorch_hooks.cli.pytorch import MISSING
+
+        print(f"{MISSING}\nOnly minitorch_hooks is timed.")
         return None
     torch.set_num_threads(1)
     return torch

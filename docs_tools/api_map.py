@@ -22,7 +22,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "minitorch_hooks"
 PAGE = ROOT / "docs" / "reference" / "index.md"
-DOCS = "https://docs.pytorch.org/docs/stable/"
+DOCS = "https://docs.pytorch.org/docs/2.13/"
 SOURCE = "https://github.com/pytorch/pytorch/blob/v2.13.0/"
 
 # (heading, PyTorch's path, our path, what to list: its functions and classes, only its

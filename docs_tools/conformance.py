@@ -29,6 +29,15 @@ PAGE = ROOT / "docs" / "conformance.md"
 SUITE = ["tests/conformance", "tests/test_module_bad_input.py"]
 
 
+# Words a test name cannot spell, as the page should print them.
+_WORDS = {"pytorch": "PyTorch", "pytorchs": "PyTorch's", "cpu": "CPU", "nan": "NaN",
+          "numpy": "NumPy", "api": "API", "sgd": "SGD", "sumnet": "SumNet", "relu": "ReLU",
+          "0d": "0-d", "l1": "L1", "nll": "NLL", "grads": "gradients", "fn": "grad_fn",
+          "rng": "RNG", "non": "non-"}
+# Result marks in words: an emoji needs an emoji font, which many systems lack.
+MATCHES, DEVIATION, DIFFERS, NOT_RUN = "matches", "deviation, by design", "DIFFERS", "not run"
+
+
 @dataclass
 class Behaviour:
     name: str            # the test function
@@ -39,17 +48,23 @@ class Behaviour:
     def result(self) -> str:
         if "failed" in self.outcomes:
             failed = self.outcomes.count("failed")
-            return f"❌ differs ({failed} of {len(self.outcomes)} cases)"
+            return f"{DIFFERS} ({failed} of {len(self.outcomes)} cases)"
         if not self.outcomes or all(o == "skipped" for o in self.outcomes):
-            return "not run"
+            return NOT_RUN
         if self.name.endswith("_deviation"):
-            return "⚖️ deviation, by design"
-        return "✅ matches"
+            return DEVIATION
+        return MATCHES
 
     @property
     def title(self) -> str:
-        words = self.name.removeprefix("test_").removesuffix("_deviation").replace("_", " ")
-        return words[:1].upper() + words[1:]
+        return readable(self.name.removeprefix("test_").removesuffix("_deviation"))
+
+
+def readable(name: str) -> str:
+    """A test or file name as a sentence: ``to_a_non_cpu_device`` -> "To a non-CPU device"."""
+    words = [_WORDS.get(word, word) for word in name.split("_")]
+    text = " ".join(words).replace("non- ", "non-")
+    return text if text.startswith("nn ") else text[:1].upper() + text[1:]  # nn stays nn
 
 
 class _Recorder:
@@ -105,8 +120,9 @@ def run_suite() -> tuple[dict[str, dict[str, Behaviour]], str]:
     try:
         import torch
     except ImportError:
-        sys.exit("real PyTorch is needed to generate the conformance page: "
-                 "pip install -e '.[test,conformance]'")
+        from minitorch_hooks.cli.pytorch import MISSING
+
+        sys.exit(f"the conformance page needs PyTorch: {MISSING}")
     recorder = _Recorder()
     with contextlib.redirect_stdout(io.StringIO()):
         pytest.main([*(str(ROOT / p) for p in SUITE), "-q", "-p", "no:cacheprovider",
@@ -118,11 +134,38 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|")
 
 
+# A file whose scenarios a course page tells as a story links to that page.
+STORY_PAGES = {"tests/conformance/test_three_articles.py":
+               "[Three articles, corrected](start/three-articles.md)"}
+
+
+def _area(path: str) -> str:
+    """What a test file covers, from its name: ``tests/test_module_bad_input.py`` -> ..."""
+    return readable(Path(path).stem.removeprefix("test_"))
+
+
+def _file_result(behaviours: list[Behaviour]) -> str:
+    results = [b.result for b in behaviours]
+    differ = sum(r.startswith(DIFFERS) for r in results)
+    if differ:
+        return f"**{differ} {DIFFERS.lower()}**"
+    deviations = results.count(DEVIATION)
+    matched = results.count(MATCHES)
+    if matched == len(results):
+        return MATCHES if matched == 1 else f"all {matched} match"
+    text = f"{matched} match"
+    if deviations:
+        text += f", {deviations} by design"
+    missing = results.count(NOT_RUN)
+    return text + (f", {missing} not run" if missing else "")
+
+
 def render(files: dict[str, dict[str, Behaviour]], torch_version: str) -> str:
     everything = [b for behaviours in files.values() for b in behaviours.values()]
     cases = sum(len(b.outcomes) for b in everything)
-    count = {key: sum(b.result.startswith(key) for b in everything)
-             for key in ("✅", "⚖️", "❌", "not run")}
+    results = [b.result for b in everything]
+    count = {key: sum(r.startswith(key) for r in results)
+             for key in (MATCHES, DEVIATION, DIFFERS, NOT_RUN)}
     lines = [
         "# Conformance",
         "",
@@ -135,13 +178,24 @@ def render(files: dict[str, dict[str, Behaviour]], torch_version: str) -> str:
         "happened. This page lists every behaviour it checks and what happened when it last",
         f"ran, against PyTorch {torch_version}.",
         "",
-        f"**{len(everything)} behaviours in {cases} checks: {count['✅']} match, "
-        f"{count['⚖️']} are deviations by design, {count['❌']} differ"
-        + (f", {count['not run']} were not run" if count["not run"] else "") + ".**",
+        f"**{len(everything)} behaviours in {cases} checks: {count[MATCHES]} match, "
+        f"{count[DEVIATION]} are deviations by design, {count[DIFFERS]} differ"
+        + (f", {count[NOT_RUN]} were not run" if count[NOT_RUN] else "") + ".**",
         "",
         "A behaviour is one test; its checks are its parametrized cases. CI regenerates this",
         "page from the suite and fails when the committed copy differs, so it is current",
         "with the code it describes.",
+        "",
+        "## Summary",
+        "",
+        "| area | behaviours | checks | result |",
+        "| --- | --: | --: | --- |",
+    ]
+    for path, behaviours in files.items():
+        found = list(behaviours.values())
+        lines.append(f"| {_cell(_area(path))} | {len(found)} | "
+                     f"{sum(len(b.outcomes) for b in found)} | {_file_result(found)} |")
+    lines += [
         "",
         "## Deviations, by design",
         "",
@@ -154,17 +208,18 @@ def render(files: dict[str, dict[str, Behaviour]], torch_version: str) -> str:
         for behaviour in behaviours.values():
             if behaviour.name.endswith("_deviation"):
                 lines += [f"- **{behaviour.title}** (`{path}`). {behaviour.description}", ""]
-    lines += ["## Every behaviour, by test file", ""]
+    lines += ["## Every behaviour, by area", "",
+              "Open an area to see its behaviours, one row each.", ""]
     for path, behaviours in files.items():
-        lines += [f"### `{path}`", ""]
+        found = list(behaviours.values())
+        lines += [f'??? note "{_area(path)}: {_file_result(found)}"', ""]
         summary = _module_summary(path)
-        if summary:
-            lines += [summary, ""]
-        lines += ["| behaviour | checks | result |", "| --- | --: | --- |"]
-        for behaviour in behaviours.values():
-            lines.append(f"| {_cell(behaviour.title)} | {len(behaviour.outcomes)} | "
-                         f"{behaviour.result} |")
-        lines.append("")
+        if path in STORY_PAGES:
+            summary += f" The story is told on {STORY_PAGES[path]}."
+        body = [f"`{path}`" + (f": {summary}" if summary else ""), "",
+                "| behaviour | checks | result |", "| --- | --: | --- |"]
+        body += [f"| {_cell(b.title)} | {len(b.outcomes)} | {b.result} |" for b in found]
+        lines += [("    " + line).rstrip() for line in body] + [""]
     return "\n".join(lines)
 
 

@@ -4,7 +4,7 @@ Each picture belongs to a page. The build runs that page's Python blocks (as the
 do, with :class:`docs_tools.blocks.PageRun`) and hands the namespace they leave behind to
 a drawing function, so a picture always shows what the page's code computes today and
 cannot go stale. Plots are drawn with matplotlib (the ``docs`` extra); hook timelines are
-drawn by ``minitorch_hooks.trace``.
+drawn by ``minitorch_hooks.hook_trace``.
 
 ``PICTURES`` maps the picture's path in the site to its page and its drawing function;
 ``docs_tools/hooks.py`` adds them to the build as generated files.
@@ -84,7 +84,7 @@ def _timeline(roots: tuple, names: dict[str, Any], run: Callable[[], Any]) -> st
     import minitorch_hooks
 
     with contextlib.redirect_stdout(io.StringIO()):
-        with minitorch_hooks.trace(*roots, names=names) as timeline:
+        with minitorch_hooks.hook_trace(*roots, names=names) as timeline:
             run()
     return timeline.svg()
 
@@ -96,8 +96,12 @@ def nested_modules_timeline(page: Namespace) -> str:
 
 
 def one_backward_timeline(page: Namespace) -> str:
-    """Every hook of ``explanation/hook-kinds.md``'s single backward pass."""
-    return _timeline((page["layer"],), {"x": page["x"]}, page["backward_once"])
+    """Every hook of ``explanation/hook-kinds.md``'s single backward pass, its tensors
+    named as the page names them."""
+    with contextlib.redirect_stdout(io.StringIO()):
+        y, loss = page["forward_once"]()
+    return _timeline((page["layer"],), {"the input x": page["x"], "the output y": y},
+                     loss.backward)
 
 
 # picture path in the site -> (page that computes its data, drawing function)

@@ -13,6 +13,7 @@ calls). Where to read next:
 from __future__ import annotations
 
 import builtins
+import math
 
 from . import (
     _silent_numpy,  # noqa: F401 - first: see its docstring
@@ -20,6 +21,7 @@ from . import (
     nn,
     optim,
     return_types,
+    serialization,
     utils,
 )
 from ._creation import (
@@ -95,7 +97,7 @@ from ._ops.pointwise import (
     tanh,
     where,
 )
-from ._ops.reduction import all, any, argmax, max, mean, min, norm, std, sum, var
+from ._ops.reduction import all, any, argmax, max, mean, min, norm, std, sum, trace, var
 from ._ops.setitem import masked_fill
 from ._ops.shape import (
     cat,
@@ -119,11 +121,16 @@ from ._tensor_str import get_printoptions, printoptions, set_printoptions
 from .autograd import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
 from .cli.torch_alias import install_as_torch
 from .random import get_rng_state, initial_seed, manual_seed, seed, set_rng_state
-from .tracing import trace
+from .serialization import load, save
+from .tracing import hook_trace
 
 __version__ = "0.1.0"
 
 clip = clamp
+
+# torch.inf and torch.nan are plain Python floats in PyTorch too (``torch.inf is math.inf``).
+inf = math.inf
+nan = math.nan
 
 
 def is_tensor(obj: object) -> builtins.bool:

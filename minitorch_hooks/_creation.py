@@ -2,7 +2,7 @@
 
 Defaults follow PyTorch: Python floats become float32 (the default dtype), Python ints
 int64, bools bool.
-See https://pytorch.org/docs/stable/torch.html#creation-ops
+See <https://docs.pytorch.org/docs/2.13/torch.html#creation-ops>
 """
 
 from __future__ import annotations
@@ -128,7 +128,7 @@ def tensor(data: Any, *, dtype: _dtype.dtype | None = None, device: Any = None,
            requires_grad: bool = False) -> Tensor:
     """A new leaf tensor holding a copy of ``data`` (numbers, nested lists, arrays).
 
-    See https://pytorch.org/docs/stable/generated/torch.tensor.html
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.tensor.html>
     """
     if isinstance(data, Tensor):
         _warn_copy_construct("torch.tensor")
@@ -166,7 +166,7 @@ def as_tensor(data: Any, dtype: _dtype.dtype | None = None, device: Any = None) 
     is (or through ``to(dtype)``, which stays in the graph), a NumPy array shares its memory
     as with ``from_numpy`` (unless it must be cast to ``dtype``).
 
-    See https://pytorch.org/docs/stable/generated/torch.as_tensor.html
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.as_tensor.html>
     """
     if isinstance(data, np.ndarray):
         data = from_numpy(data)
@@ -208,7 +208,7 @@ def from_numpy(array: np.ndarray) -> Tensor:
 
     PyTorch's tensor gets a storage that starts at the array's first element, so its
     ``storage_offset()`` is 0 even when the array is a slice of a bigger one.
-    See https://pytorch.org/docs/stable/generated/torch.from_numpy.html
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.from_numpy.html>
     """
     if not isinstance(array, np.ndarray):
         raise TypeError(f"expected np.ndarray (got {type_name(array)})")
@@ -294,12 +294,12 @@ def full_like(input: Tensor, fill_value: Any, *, dtype: _dtype.dtype | None = No
 
 # -- ``x.new_zeros(...)`` and friends: a new tensor with ``x``'s dtype (and device) -------
 # They let code that receives a tensor (a hook, for one) make another of the same kind
-# without naming its dtype. See https://pytorch.org/docs/stable/tensors.html#initializing-and-basic-operations
+# without naming its dtype. See <https://docs.pytorch.org/docs/2.13/tensors.html#initializing-and-basic-operations>
 
 def new_tensor(self: Tensor, data: Any, *, dtype: _dtype.dtype | None = None,
                device: Any = None, requires_grad: bool = False) -> Tensor:
     """``torch.tensor(data)``, in ``self``'s dtype unless ``dtype`` is given.
-    See https://pytorch.org/docs/stable/generated/torch.Tensor.new_tensor.html
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.Tensor.new_tensor.html>
     """
     if isinstance(data, Tensor):
         _warn_copy_construct("tensor.new_tensor")

@@ -2,7 +2,7 @@
 
 PyTorch prints its dtypes as ``torch.float32``; ours print the same way so that
 output can be compared with PyTorch's as plain text.
-See https://pytorch.org/docs/stable/tensor_attributes.html#torch-dtype
+See <https://docs.pytorch.org/docs/2.13/tensor_attributes.html#torch-dtype>
 """
 
 from __future__ import annotations

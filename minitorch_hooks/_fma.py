@@ -18,7 +18,7 @@ without the double-rounding error.
 
 Both functions are exact for finite inputs whose results neither overflow nor underflow into
 the subnormal range of float64 (float32 results may be subnormal). See
-https://pytorch.org/docs/stable/notes/numerical_accuracy.html for why PyTorch results can
+<https://docs.pytorch.org/docs/2.13/notes/numerical_accuracy.html> for why PyTorch results can
 depend on such instruction-level details.
 """
 

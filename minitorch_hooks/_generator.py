@@ -19,8 +19,8 @@ four things, each explained where it happens below:
 On an x86 CPU without AVX2, PyTorch's own last bits differ (no fused multiply-adds, and the C
 library's ``logf``/``sincosf``), and on ARM or Windows they probably do too; this module does
 not model those builds.
-See https://pytorch.org/docs/stable/generated/torch.Generator.html and
-https://pytorch.org/docs/stable/notes/randomness.html.
+See <https://docs.pytorch.org/docs/2.13/generated/torch.Generator.html> and
+<https://docs.pytorch.org/docs/2.13/notes/randomness.html>.
 """
 
 from __future__ import annotations
@@ -305,7 +305,7 @@ class Generator:
     behind ``torch.rand``, ``randn``, ``randint``, ``randperm``, ``bernoulli`` and dropout; each
     fills an existing array in place, in storage order, and consumes exactly as many 32-bit draws
     as PyTorch, so a later draw matches too.
-    See https://pytorch.org/docs/stable/generated/torch.Generator.html
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.Generator.html>
     """
 
     def __init__(self, device: Any = "cpu") -> None:

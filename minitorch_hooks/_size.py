@@ -6,7 +6,7 @@ from __future__ import annotations
 class Size(tuple):
     """A tuple of dimension sizes; ``repr`` is ``torch.Size([3, 10])`` as in PyTorch.
 
-    See https://pytorch.org/docs/stable/size.html
+    See <https://docs.pytorch.org/docs/2.13/size.html>
     """
 
     __slots__ = ()

@@ -3,7 +3,7 @@
 A tensor holds its values (``_data``), whether gradients should flow to it
 (``requires_grad``), the node that produced it (``grad_fn``; ``None`` for a leaf), and its
 hooks. Operations live in ``minitorch_hooks/_ops/`` and are attached as methods there.
-See https://pytorch.org/docs/stable/tensors.html
+See <https://docs.pytorch.org/docs/2.13/tensors.html>
 """
 
 from __future__ import annotations
@@ -162,7 +162,7 @@ class Tensor:
         PyTorch counts strides in elements, NumPy in bytes, hence the division. A view
         shows why strides matter: ``x.t()`` swaps them instead of moving any element, and
         an expanded dimension has stride 0, its elements all one place in memory.
-        See https://pytorch.org/docs/stable/generated/torch.Tensor.stride.html
+        See <https://docs.pytorch.org/docs/2.13/generated/torch.Tensor.stride.html>
         """
         strides = tuple(step // self._data.itemsize for step in self._data.strides)
         if dim is None:
@@ -177,7 +177,7 @@ class Tensor:
 
         NumPy has no storages: the memory belongs to the array at the end of the chain of
         ``.base`` arrays, and the offset is the distance from its start.
-        See https://pytorch.org/docs/stable/generated/torch.Tensor.storage_offset.html
+        See <https://docs.pytorch.org/docs/2.13/generated/torch.Tensor.storage_offset.html>
         """
         owner = self._data
         while isinstance(owner.base, np.ndarray):
@@ -188,7 +188,7 @@ class Tensor:
     def data_ptr(self) -> int:
         """The memory address of the first element: two tensors that start at the same
         place share it (a view and its base, ``x[1:]`` one element further on).
-        See https://pytorch.org/docs/stable/generated/torch.Tensor.data_ptr.html
+        See <https://docs.pytorch.org/docs/2.13/generated/torch.Tensor.data_ptr.html>
         """
         return self._data.__array_interface__["data"][0]
 
@@ -205,7 +205,7 @@ class Tensor:
     def nbytes(self) -> int:
         """``numel() * itemsize``: the bytes the elements would take, even where they share
         memory (an expanded tensor counts every repeated element).
-        See https://pytorch.org/docs/stable/generated/torch.Tensor.nbytes.html
+        See <https://docs.pytorch.org/docs/2.13/generated/torch.Tensor.nbytes.html>
         """
         return self._data.size * self._data.itemsize
 
@@ -348,7 +348,7 @@ class Tensor:
                  create_graph: bool = False, inputs: Sequence[Tensor] | None = None) -> None:
         """Compute the gradient of this tensor with respect to the graph's leaves.
 
-        See https://pytorch.org/docs/stable/generated/torch.Tensor.backward.html
+        See <https://docs.pytorch.org/docs/2.13/generated/torch.Tensor.backward.html>
         """
         from .autograd import backward
 
@@ -359,7 +359,7 @@ class Tensor:
 
         A returned tensor replaces the gradient (same size and dtype). On a leaf the hook
         runs before the gradient is added into ``.grad``.
-        See https://pytorch.org/docs/stable/generated/torch.Tensor.register_hook.html
+        See <https://docs.pytorch.org/docs/2.13/generated/torch.Tensor.register_hook.html>
         """
         check_callable(hook)
         if not self._requires_grad:
@@ -377,7 +377,7 @@ class Tensor:
                                            ) -> RemovableHandle:
         """Call ``hook(tensor)`` after a gradient was accumulated into this leaf's ``.grad``:
         the place for per-parameter optimiser steps.
-        See https://pytorch.org/docs/stable/generated/torch.Tensor.register_post_accumulate_grad_hook.html
+        See <https://docs.pytorch.org/docs/2.13/generated/torch.Tensor.register_post_accumulate_grad_hook.html>
         """
         check_callable(hook)
         if not self._requires_grad:

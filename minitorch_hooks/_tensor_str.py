@@ -9,7 +9,7 @@ our output with PyTorch's as plain text, and lets a student read the same pictur
 How the values are written is decided once per tensor, by a ``_Formatter`` that looks at
 every element that will be shown, so that all columns line up and share one notation.
 The knobs are PyTorch's print options,
-see https://pytorch.org/docs/stable/generated/torch.set_printoptions.html
+see <https://docs.pytorch.org/docs/2.13/generated/torch.set_printoptions.html>
 """
 
 from __future__ import annotations
@@ -69,7 +69,7 @@ def set_printoptions(
     ("default", "short" or "full") first resets those four; an unknown profile is ignored, as
     in PyTorch.  ``sci_mode`` forces (True) or forbids (False) scientific notation; note that,
     as in PyTorch, *every* call sets it, so leaving it out turns it back to automatic (None).
-    See https://pytorch.org/docs/stable/generated/torch.set_printoptions.html
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.set_printoptions.html>
     """
     if profile in _PROFILES:
         for name in _NUMERIC_OPTIONS:
@@ -265,7 +265,7 @@ def _str(self: Any, *, tensor_contents: str | None = None) -> str:
     * ``grad_fn=<AddBackward0>`` for the result of a recorded operation, otherwise
       ``requires_grad=True`` for a tensor that requires grad (a leaf, then).
 
-    See https://pytorch.org/docs/stable/tensors.html
+    See <https://docs.pytorch.org/docs/2.13/tensors.html>
     """
     prefix = "tensor("
     indent = len(prefix)

@@ -3,8 +3,8 @@
 Every random function that is not given a ``generator=`` draws from ``default_generator``.
 Like PyTorch's, it is seeded nondeterministically when the module is imported, so only code
 that calls ``manual_seed`` first is reproducible, and then reproduces PyTorch's numbers.
-See https://pytorch.org/docs/stable/random.html and
-https://pytorch.org/docs/stable/notes/randomness.html.
+See <https://docs.pytorch.org/docs/2.13/random.html> and
+<https://docs.pytorch.org/docs/2.13/notes/randomness.html>.
 """
 
 from __future__ import annotations

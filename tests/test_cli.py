@@ -24,7 +24,7 @@ from harness import real_torch
 import minitorch_hooks
 from minitorch_hooks.__main__ import main
 from minitorch_hooks.tour import CHAPTER_MODULES, chapters
-from minitorch_hooks.tour.render import Style, render_chapter
+from minitorch_hooks.tour.render import WIDTH, Style, render_chapter, render_next
 from minitorch_hooks.tracing.registration import NOT_SEEN
 
 CHAPTERS = chapters()
@@ -49,8 +49,16 @@ class Terminal(io.StringIO):
 def run_on_terminal(monkeypatch: pytest.MonkeyPatch, *argv: str) -> str:
     terminal = Terminal()
     monkeypatch.setattr(sys, "stdout", terminal)
-    assert main(list(argv)) == 0
+    assert main([*argv, "--no-pager"]) == 0
     return terminal.getvalue()
+
+
+def unwrapped(number: str) -> str:
+    """Chapter ``number`` as the tour renders it, without wrapping wide lines to fit the
+    terminal: every line the example printed is one line here."""
+    chapter = CHAPTERS[int(number) - 1]
+    return render_chapter(int(number), len(CHAPTERS), chapter, minitorch_hooks,
+                          Style(False), width=None)
 
 
 # -- help and usage errors ------------------------------------------------------------------
@@ -65,7 +73,8 @@ def test_tour_help_describes_every_option(capsys):
     code, out, _ = run(capsys, "tour", "--help")
     assert code == 0
     assert out.startswith("usage: minitorch-hooks tour")
-    for option in ("--list", "--chapter N", "--no-color", "NO_COLOR"):
+    for option in ("--list", "--chapter N", "--all", "--no-color", "NO_COLOR", "--no-pager",
+                   "PAGER"):
         assert option in out
     assert f"1 to {len(CHAPTERS)}" in out
 
@@ -85,6 +94,7 @@ def test_no_subcommand_prints_the_help_on_stderr_and_exits_2(capsys):
     ["tour", "--chapter", "0"],
     ["tour", "--chapter", str(len(CHAPTERS) + 1)],
     ["tour", "--list", "--chapter", "1"],
+    ["tour", "--all", "--chapter", "1"],
 ])
 def test_a_usage_error_prints_usage_on_stderr_and_exits_2(capsys, argv):
     code, out, err = run(capsys, *argv)
@@ -103,17 +113,17 @@ def test_list_prints_the_numbered_chapter_titles(capsys):
                 "post_accumulate_grad", "graph nodes", "RemovableHandle",
                 "register_forward_pre_hook", "register_forward_hook", "full backward",
                 "Global module hooks", "inspecting module hooks", "register_backward_hook",
-                "state_dict", "Registration hooks"]
+                "state_dict", "Registration hooks", "Saved-tensor hooks",
+                "register_multi_grad_hook", "Optimizer hooks"]
     assert len(lines) == len(subjects)
     for line, subject in zip(lines, subjects):
         assert subject in line
 
 
 @pytest.mark.parametrize("number", NUMBERS)
-def test_chapter_prints_its_prose_its_code_and_that_code_s_output(capsys, number):
+def test_chapter_prints_its_prose_its_code_and_that_code_s_output(number):
     chapter = CHAPTERS[int(number) - 1]
-    code, out, err = run(capsys, "tour", "--chapter", number)
-    assert (code, err) == (0, "")
+    out = unwrapped(number)
     assert out.startswith(f"Chapter {number} of {len(CHAPTERS)}: {chapter.title}\n")
     assert len(re.findall(r"^Chapter \d+ of", out, re.MULTILINE)) == 1
     shown = [line.removeprefix("    ") for line in out.splitlines()]
@@ -136,8 +146,58 @@ def test_the_code_shown_runs_on_its_own_and_prints_what_the_tour_shows(number):
     assert printed.getvalue().splitlines() == chapter.run(minitorch_hooks)
 
 
-def test_the_whole_tour_prints_every_chapter_in_order(capsys):
+@pytest.mark.parametrize("number", NUMBERS)
+def test_the_chapter_command_prints_the_chapter_then_the_way_on(capsys, number):
+    code, out, err = run(capsys, "tour", "--chapter", number)
+    assert (code, err) == (0, "")
+    chapter = render_chapter(int(number), len(CHAPTERS), CHAPTERS[int(number) - 1],
+                             minitorch_hooks, Style(False))
+    assert out.startswith(chapter + "\n\n\n")
+    if number == NUMBERS[-1]:
+        assert "That is the tour." in out
+    else:
+        assert f"Next: minitorch-hooks tour --chapter {int(number) + 1}" in out
+
+
+def test_the_tour_starts_with_the_chapter_list_and_chapter_1_only(capsys):
     code, out, err = run(capsys, "tour")
+    assert (code, err) == (0, "")
+    assert out.startswith("A tour of PyTorch's hooks")
+    titles = [f"    {n}. {chapter.title}" for n, chapter in enumerate(CHAPTERS, start=1)]
+    lines = out.splitlines()
+    first = lines.index(titles[0])
+    assert lines[first:first + len(titles)] == titles
+    assert out.count(f"Chapter 1 of {len(CHAPTERS)}: ") == 1
+    assert f"Chapter 2 of {len(CHAPTERS)}" not in out
+    assert out.rstrip().endswith("--all for all of them)")
+    assert "Next: minitorch-hooks tour --chapter 2" in lines
+
+
+@pytest.mark.parametrize("argv", [["tour"], ["tour", "--all"], ["tour", "--list"],
+                                  *(["tour", "--chapter", n] for n in NUMBERS)],
+                         ids=lambda argv: "-".join(argv[1:]) or "default")
+def test_every_line_fits_88_columns_and_wrapping_only_moves_words(capsys, argv):
+    _, out, _ = run(capsys, *argv)
+    too_wide = [line for line in out.splitlines() if len(line) > WIDTH]
+    assert not too_wide
+    if "--chapter" in argv:
+        number = argv[-1]
+        chapter = render_chapter(int(number), len(CHAPTERS), CHAPTERS[int(number) - 1],
+                                 minitorch_hooks, Style(False))
+        # Only whitespace differs (a URL longer than a line is cut where it must be).
+        assert "".join(chapter.split()) == "".join(unwrapped(number).split())
+
+
+def test_the_code_shown_fits_without_wrapping():
+    """Code is never wrapped (it must stay runnable when pasted), so each line must fit
+    inside the indented block as it is written."""
+    for chapter in CHAPTERS:
+        for line in chapter.code().splitlines():
+            assert len(line) <= WIDTH - 4, (chapter.title, line)
+
+
+def test_the_whole_tour_prints_every_chapter_in_order(capsys):
+    code, out, err = run(capsys, "tour", "--all")
     assert (code, err) == (0, "")
     positions = [out.index(f"Chapter {n} of {len(CHAPTERS)}: {chapter.title}\n")
                  for n, chapter in enumerate(CHAPTERS, start=1)]
@@ -186,7 +246,7 @@ EXPECTED_LINES = {
         "add_ten_to_a receives SumNet and args = (tensor(1.), tensor(2.), tensor(3.))",
         "model(1, 2, 3) = tensor(16.)",
         "with double: tensor([2., 4.])",
-        "seed_000_hook: TypeError: ... missing 1 required positional argument: "
+        "three_params: TypeError: ... missing 1 required positional argument: "
         "'input_kwargs'",
         "input shape: torch.Size([2])",
         "RuntimeError: forward pre-hook must return None or a tuple of (new_args, "
@@ -194,7 +254,7 @@ EXPECTED_LINES = {
         "noise_with_kwargs receives args = (tensor([1., 2.]),) and kwargs = {}",
         "with noise_with_kwargs: tensor([1.5000, 1.7500])",
     ],
-    "forward_hooks": [  # seed 001: (1 + 10) + 2 + 3 + 100; then 1 + 2 + 3, plus 100
+    "forward_hooks": [  # SumNet: (1 + 10) + 2 + 3 + 100; then 1 + 2 + 3, plus 100
         "forward_pre_hook",
         "forward",
         "forward_hook",
@@ -295,6 +355,30 @@ EXPECTED_LINES = {
         "  (2): Tanh()",
         ")",
     ],
+    "saved_tensor_hooks": [  # mul saves w (for x's gradient), then x; x.grad = 10w
+        "pack:   a tensor of shape [2] kept as number 0",
+        "pack:   a tensor of shape [2] kept as number 1",
+        "forward is over; backward starts",
+        "unpack: number 0, tensor([3., 4.])",
+        "unpack: number 1, tensor([1., 2.])",
+        "x.grad = tensor([30., 40.])  w.grad = tensor([10., 20.])",
+    ],
+    "multi_grad_hooks": [  # d(a * b)/da = b = 3 (broadcast), d/db = sum(a) = 3
+        "any: tensor([3., 3.])",
+        "all: [tensor([3., 3.]), tensor([3.]), None]",
+        "a.grad = tensor([3., 3.])  b.grad = tensor([3.])",
+        "all: [tensor([2., 2.]), None, None]",
+        "any: tensor([2., 2.])",
+        "after remove(): no hook ran",
+    ],
+    "optimizer_hooks": [  # SGD: weight - 0.1 * grad, grad = 2 * weight; the buffer = grad
+        "step pre-hook:  weight = tensor([ 1., -2.]), args[0] is the optimizer: True, "
+        "kwargs = {}",
+        "step post-hook: weight = tensor([ 0.8000, -1.6000])",
+        "state_dict post-hook: keys = ['state', 'param_groups', 'epoch']",
+        "state: {0: {'momentum_buffer': tensor([ 2., -4.])}}",
+        "load_state_dict pre-hook: epoch = 1",
+    ],
 }
 
 # Timelines worked out by hand where PyTorch cannot check them (its graph nodes cannot be
@@ -308,12 +392,12 @@ EXPECTED_TIMELINES = {
         "backward: tensor hook on leaf tensor [2]: on_x(grad=[2])",
         "backward: post-accumulate-grad hook on leaf tensor [2]: after_accumulate(tensor=[2])",
     ],
-    "forward_pre_hooks": [  # seed 000's three-parameter hook raises; the others replace
+    "forward_pre_hooks": [  # the three-parameter hook raises; the others replace
         "forward: forward pre-hook on SumNet: add_ten_to_a(args=([], [], [])) -> replaced",
         "forward: forward pre-hook on Identity: double(args=([2],)) -> replaced",
-        "forward: forward pre-hook on Identity: seed_000_hook(args=([2],)) -> raised TypeError",
+        "forward: forward pre-hook on Identity: three_params(args=([2],)) -> raised TypeError",
         "forward: forward pre-hook on Identity: log_shape(args=([2],))",
-        "forward: forward pre-hook on Identity: noise_as_in_seed_000(args=([2],), kwargs={}) "
+        "forward: forward pre-hook on Identity: noise_args_only(args=([2],), kwargs={}) "
         "-> replaced",
         "forward: forward pre-hook on Identity: noise_with_kwargs(args=([2],), kwargs={}) "
         "-> replaced",
@@ -362,9 +446,9 @@ def test_every_chapter_has_hand_computed_expectations():
 
 
 @pytest.mark.parametrize("name", CHAPTER_MODULES)
-def test_chapter_prints_the_hand_computed_values_in_order(capsys, name):
+def test_chapter_prints_the_hand_computed_values_in_order(name):
     number = str(CHAPTER_MODULES.index(name) + 1)
-    _, out, _ = run(capsys, "tour", "--chapter", number)
+    out = unwrapped(number)
     shown = [line.removeprefix("    ") for line in out.splitlines()]
     position = -1
     for line in EXPECTED_LINES[name]:  # a line may repeat: look for each after the last
@@ -379,11 +463,12 @@ def test_chapter_traces_the_hand_computed_timeline(name):
     assert [event.line() for event in recorded.events] == EXPECTED_TIMELINES[name]
 
 
-def test_each_chapter_prints_its_timeline_after_its_output(capsys):
+def test_each_chapter_prints_its_timeline_after_its_output():
     number = CHAPTER_MODULES.index("node_hooks") + 1
-    _, out, _ = run(capsys, "tour", "--chapter", str(number))
+    out = unwrapped(str(number))
     output_at = out.index("What it printed, run just now:")
-    timeline_at = out.index("The hooks that fired, in order, as minitorch_hooks.trace saw them:")
+    timeline_at = out.index(
+        "The hooks that fired, in order, as minitorch_hooks.hook_trace saw them:")
     assert output_at < timeline_at < out.index(inspect.cleandoc(CHAPTERS[number - 1].outro))
     rows = [line.strip() for line in out[timeline_at:].splitlines()[2:8]]
     assert rows[0].split() == ["#", "phase", "kind", "where", "hook(what", "it",
@@ -395,6 +480,9 @@ def test_each_chapter_prints_its_timeline_after_its_output(capsys):
 def test_a_chapter_without_hooks_says_so():
     _, recorded = CHAPTERS[CHAPTER_MODULES.index("package_pattern")].run_traced(minitorch_hooks)
     assert recorded.text() == "(no hook fired)"
+    number = str(CHAPTER_MODULES.index("package_pattern") + 1)
+    assert "trace sees only the library's hooks" in unwrapped(number)
+    assert "The hooks that fired" not in unwrapped(number)
 
 
 def _global_module_hooks(torch) -> list:
@@ -447,8 +535,8 @@ def test_an_empty_no_color_variable_does_not_turn_colour_off(monkeypatch):
 
 
 def test_the_tour_prints_the_same_text_every_time(capsys):
-    _, first, _ = run(capsys, "tour")
-    _, second, _ = run(capsys, "tour")
+    _, first, _ = run(capsys, "tour", "--all")
+    _, second, _ = run(capsys, "tour", "--all")
     assert first == second
     assert not re.search(r"0x[0-9a-f]{4,}", first), "a memory address leaked into the tour"
 
@@ -503,4 +591,57 @@ def test_chapter_prints_what_pytorch_prints_and_fires_the_same_hooks(capsys, num
     if all(e.kind not in NOT_SEEN for e in ours.events):
         _, out, _ = run(capsys, "tour", "--chapter", number)
         on_pytorch = render_chapter(int(number), len(CHAPTERS), chapter, torch, Style(False))
-        assert out == on_pytorch + "\n"
+        way_on = render_next(int(number), len(CHAPTERS), Style(False))
+        assert out == on_pytorch + "\n\n\n" + way_on + "\n"
+
+
+# -- the pager --------------------------------------------------------------------------------
+def run_paged(monkeypatch, tmp_path, pager: str | None, *argv: str, rows: int = 24):
+    """Run ``argv`` at a pretend terminal of ``rows`` lines with ``PAGER`` set to
+    ``pager`` (``None``: unset); return what reached the terminal and the pager's file."""
+    paged = tmp_path / "paged.txt"
+    if pager is None:
+        monkeypatch.delenv("PAGER", raising=False)
+    else:
+        monkeypatch.setenv("PAGER", pager.format(file=paged))
+    monkeypatch.setattr("shutil.get_terminal_size", lambda *a: os.terminal_size((88, rows)))
+    terminal = Terminal()
+    monkeypatch.setattr(sys, "stdout", terminal)
+    assert main(list(argv)) == 0
+    return terminal.getvalue(), paged.read_text() if paged.exists() else None
+
+
+def test_long_text_at_a_terminal_goes_through_pager(monkeypatch, tmp_path):
+    on_screen, paged = run_paged(monkeypatch, tmp_path, "cat > {file}", "tour", "--chapter", "2")
+    assert on_screen == ""
+    assert ANSI.sub("", paged).startswith(f"Chapter 2 of {len(CHAPTERS)}:")
+
+
+def test_text_that_fits_the_window_is_not_paged(monkeypatch, tmp_path):
+    on_screen, paged = run_paged(monkeypatch, tmp_path, "cat > {file}", "tour", "--list",
+                                 rows=100)
+    assert paged is None and on_screen.startswith("1. ")
+
+
+@pytest.mark.parametrize("how", ["--no-pager", "PAGER=", "PAGER=missing", "piped"])
+def test_no_pager_when_asked_empty_missing_or_piped(monkeypatch, tmp_path, capsys, how):
+    if how == "piped":
+        monkeypatch.setenv("PAGER", f"cat > {tmp_path / 'paged.txt'}")
+        code, out, _ = run(capsys, "tour", "--chapter", "2")
+        assert code == 0 and out.startswith("Chapter 2 of")
+        assert not (tmp_path / "paged.txt").exists()
+        return
+    pager = {"--no-pager": "cat > {file}", "PAGER=": "",
+             "PAGER=missing": "no-such-pager-here -R"}[how]
+    argv = ["tour", "--chapter", "2"] + (["--no-pager"] if how == "--no-pager" else [])
+    on_screen, paged = run_paged(monkeypatch, tmp_path, pager, *argv)
+    assert paged is None
+    assert ANSI.sub("", on_screen).startswith("Chapter 2 of")
+
+
+def test_the_default_pager_is_less_keeping_colours(monkeypatch):
+    from minitorch_hooks.cli.pager import pager_command
+
+    monkeypatch.delenv("PAGER", raising=False)
+    monkeypatch.setattr("shutil.which", lambda name: f"/usr/bin/{name}")
+    assert pager_command() == "less -R"

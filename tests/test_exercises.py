@@ -17,6 +17,7 @@ import re
 import runpy
 import subprocess
 import sys
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -25,8 +26,10 @@ from harness import real_torch
 
 import minitorch_hooks
 from minitorch_hooks.__main__ import main
+from minitorch_hooks.cli.hint_memory import FILENAME
+from minitorch_hooks.cli.pytorch import MISSING
 from minitorch_hooks.tutorials import EXERCISE_FOLDERS, EXERCISES
-from minitorch_hooks.tutorials.checking import TORCH_IMPORT, load, run_check
+from minitorch_hooks.tutorials.checking import TORCH_IMPORT, check_source, load, run_check
 
 IDS = [exercise.name for exercise in EXERCISES]
 CHECKS = [(exercise, check) for exercise in EXERCISES for check in exercise.checks()]
@@ -268,9 +271,13 @@ def test_check_on_the_untouched_starter_reports_every_step_as_not_done(capsys, w
     assert steps[0] == "  TODO step 1: register_hook keeps each hook under its handle's id: " \
                        "not done yet"
     assert "      next: Exercise 1, step 1: store the hook under a new handle's id" in lines
-    assert sum(line.startswith("      hint: ") for line in lines) == 1  # the first only
+    assert not any(line.startswith("      hint: ") for line in lines)  # think first
     assert lines[-2] == f"  0 of {len(FIRST.checks())} checks pass (5 not done yet)."
     assert not ANSI.search(out) and "✓" not in out
+    assert not (workdir / FILENAME).exists()  # the starter in place: nothing remembered
+    _, out, _ = run(capsys, "check", "1", "--hint")
+    hints = [line for line in out.splitlines() if line.startswith("      hint: ")]
+    assert len(hints) == 1 and "Handle(self.hooks)" in hints[0]  # the next gap's only
 
 
 def test_check_solution_passes_and_says_which_file_it_checked(capsys, workdir):
@@ -296,8 +303,7 @@ def test_without_pytorch_the_comparisons_are_skipped_on_one_line(capsys, workdir
     assert code == 0
     compared = len(EXERCISES[10].checks())
     assert out.count("(vs minitorch_hooks)") == compared and "(vs PyTorch)" not in out
-    assert (f"  SKIP {compared} checks skipped: real PyTorch is not installed (pip install "
-            "'minitorch-hooks[conformance]' to compare with it)") in out
+    assert f"  SKIP {compared} checks skipped: {MISSING}" in out
     assert f"All {compared} checks pass; {compared} skipped." in out
 
 
@@ -308,17 +314,32 @@ def test_check_all_on_the_starters_fails(capsys, workdir):
     assert out.rstrip().endswith(f"0 of {len(EXERCISES)} exercises pass every check.")
 
 
-def test_start_copies_the_starter_and_never_overwrites(capsys, workdir):
+def test_start_copies_the_starter_and_its_text_and_never_overwrites(capsys, workdir):
     code, out, err = run(capsys, "start", "3")
     copy = workdir / EXERCISES[2].starter.name
+    text = workdir / "ex03_feature_extractor.md"
     assert (code, err) == (0, "")
     assert copy.read_bytes() == EXERCISES[2].starter.read_bytes()
-    assert "    minitorch-hooks check 3" in out and str(EXERCISES[2].text) in out
+    assert text.read_bytes() == EXERCISES[2].text.read_bytes()
+    assert "    minitorch-hooks check 3" in out and "ex03_feature_extractor.md" in out
+    assert "    jupytext --set-formats ipynb,py:percent ex03_feature_extractor.py" in out
     copy.write_text("# my work\n")
+    text.write_text("my notes\n")
     code, out, err = run(capsys, "start", "3")
     assert (code, out) == (1, "")
     assert "already here" in err and "never overwrites" in err
-    assert copy.read_text() == "# my work\n"
+    assert copy.read_text() == "# my work\n" and text.read_text() == "my notes\n"
+    copy.unlink()  # starting afresh keeps the notes
+    code, out, _ = run(capsys, "start", "3")
+    assert code == 0 and "(kept: one is here already)" in out
+    assert text.read_text() == "my notes\n"
+
+
+@pytest.mark.parametrize("exercise", EXERCISES, ids=IDS)
+def test_show_prints_the_exercise_s_text(capsys, exercise):
+    code, out, err = run(capsys, "show", str(exercise.number))
+    assert (code, err) == (0, "")
+    assert out == exercise.text.read_text(encoding="utf-8").rstrip("\n") + "\n"
 
 
 def learner_copy(workdir, exercise, text):
@@ -342,8 +363,8 @@ def test_check_uses_the_copy_here_and_reports_each_step(capsys, workdir):
     assert run(capsys, "check", "1")[0] == 0
 
 
-def test_a_wrong_step_fails_with_the_reason_a_hint_and_what_it_printed(capsys, workdir):
-    # The seed article's version: `if result:` ignores a hook that returns 0.
+def test_a_wrong_step_fails_with_the_reason_and_what_it_printed(capsys, workdir):
+    # `if result:` ignores a hook that returns 0.
     wrong = FIRST.solution.read_text(encoding="utf-8").replace(
         "                if result is not None:\n",
         "                print('result', result)\n                if result:\n")
@@ -354,8 +375,7 @@ def test_a_wrong_step_fails_with_the_reason_a_hint_and_what_it_printed(capsys, w
     failed = lines.index("  FAIL step 2: a result that is not None replaces the value, "
                          "even 0")
     assert lines[failed + 1].startswith("      the second hook saw [10, 9], expected [0, -1]")
-    assert any(line.startswith("      hint: test the hook's result with 'is not None'")
-               for line in lines[failed:])
+    assert OFFER in lines[failed:]  # the hint itself waits: see the tests below
     assert "      your code printed:" in lines and "        result 0" in lines
     assert "  4 of 5 checks pass (1 failed)." in lines
 
@@ -408,7 +428,7 @@ def test_check_list_names_every_exercise_and_its_file(capsys):
     assert f"Their texts and files: {FIRST.folder.parent}" in lines
 
 
-AFTER_THE_LAST = str(len(EXERCISES) + 1)
+AFTER_THE_LAST = str(EXERCISES[-1].number + 1)
 
 
 @pytest.mark.parametrize("argv", [["check"], ["check", "0"], ["check", AFTER_THE_LAST],
@@ -426,3 +446,201 @@ def test_check_runs_as_a_learner_would_type_it(tmp_path):
                           timeout=120, check=False)
     assert (done.returncode, done.stderr) == (0, "")
     assert "PASS step 4: guard registers the validator, then the standardiser" in done.stdout
+
+
+# -- progressive hints ---------------------------------------------------------------------
+def wrong_first_exercise(workdir):
+    """Exercise 1 as the article it corrects wrote it: `if result:` ignores a hook that
+    returns 0, so step 2 fails."""
+    return learner_copy(workdir, FIRST, FIRST.solution.read_text(encoding="utf-8").replace(
+        "                if result is not None:\n", "                if result:\n"))
+
+
+HINT = "      hint: test the hook's result with 'is not None'"
+OFFER = "      (for a hint: run 'minitorch-hooks check 1 --hint', or fail this step again)"
+
+
+def test_a_failure_shows_the_expected_value_first_and_the_hint_the_second_time(
+        capsys, workdir):
+    wrong_first_exercise(workdir)
+    _, first, _ = run(capsys, "check", "1")
+    assert "      the second hook saw [10, 9], expected [0, -1]" in first
+    assert HINT not in first and OFFER in first.splitlines()
+    assert (workdir / FILENAME).is_file()  # remembered beside the learner's file
+    _, second, _ = run(capsys, "check", "1")
+    assert HINT in second and OFFER not in second
+    learner_copy(workdir, FIRST, FIRST.solution.read_text(encoding="utf-8"))
+    assert run(capsys, "check", "1")[0] == 0  # passing forgets the failure
+    wrong_first_exercise(workdir)
+    _, again, _ = run(capsys, "check", "1")
+    assert HINT not in again and OFFER in again.splitlines()
+
+
+def test_hint_option_shows_the_hint_at_the_first_failure(capsys, workdir):
+    wrong_first_exercise(workdir)
+    _, out, _ = run(capsys, "check", "1", "--hint")
+    assert HINT in out and OFFER not in out
+
+
+def test_an_unreadable_memory_is_no_memory(capsys, workdir):
+    wrong_first_exercise(workdir)
+    (workdir / FILENAME).write_text("not json")
+    _, out, _ = run(capsys, "check", "1")
+    assert OFFER in out.splitlines()
+
+
+def test_when_every_check_passes_check_points_to_the_next_exercise(capsys, workdir):
+    learner_copy(workdir, FIRST, FIRST.solution.read_text(encoding="utf-8"))
+    _, out, _ = run(capsys, "check", "1")
+    assert f"Next: exercise 2, {EXERCISES[1].title}:" in out
+    assert [e.number for e in EXERCISES] == sorted({e.number for e in EXERCISES})
+    assert "    minitorch-hooks start 2" in out
+    last = EXERCISES[-1]
+    learner_copy(workdir, last, last.solution.read_text(encoding="utf-8"))
+    _, out, _ = run(capsys, "check", str(last.number))
+    assert out.rstrip().endswith("That was the last exercise: well done.")
+
+
+# -- notebooks -------------------------------------------------------------------------------
+def notebook(workdir, exercise, code: str, paired: bool):
+    """A notebook with one text cell and ``code`` as its one code cell, as Jupyter saves."""
+    import json
+
+    metadata = {"jupytext": {"formats": "ipynb,py:percent"}} if paired else {}
+    cells = [{"cell_type": "markdown", "metadata": {}, "source": ["# my notes"]},
+             {"cell_type": "code", "metadata": {}, "execution_count": None, "outputs": [],
+              "source": code.splitlines(keepends=True)}]
+    path = workdir / exercise.starter.with_suffix(".ipynb").name
+    path.write_text(json.dumps({"cells": cells, "metadata": metadata, "nbformat": 4,
+                                "nbformat_minor": 5}), encoding="utf-8")
+    return path
+
+
+def saved_later(path, than):
+    import os
+
+    stamp = than.stat().st_mtime + 10
+    os.utime(path, (stamp, stamp))
+
+
+def test_check_reads_a_paired_notebook_saved_after_its_py_file(capsys, workdir):
+    copy = learner_copy(workdir, FIRST, FIRST.starter.read_text(encoding="utf-8"))
+    solved = notebook(workdir, FIRST, FIRST.solution.read_text(encoding="utf-8"), paired=True)
+    saved_later(solved, copy)  # an editor that saved the notebook only
+    code, out, _ = run(capsys, "check", "1")
+    assert code == 0
+    assert ("checking ex01_package_pattern.ipynb (your notebook's code cells, saved after "
+            "ex01_package_pattern.py)") in out
+    assert "warning" not in out
+    saved_later(copy, solved)  # Jupyter with jupytext saves both; the .py is then read
+    code, out, _ = run(capsys, "check", "1")
+    assert code == 1
+    assert ("checking ex01_package_pattern.py (your copy, paired with "
+            "ex01_package_pattern.ipynb)") in out
+
+
+def test_an_unpaired_notebook_is_checked_with_a_clear_warning(capsys, workdir):
+    notebook(workdir, FIRST, FIRST.solution.read_text(encoding="utf-8"), paired=False)
+    code, out, _ = run(capsys, "check", "1")
+    assert code == 0  # not the untouched starter in place
+    assert "checking ex01_package_pattern.ipynb (your notebook's code cells)" in out
+    warning = " ".join(out.split("warning: ", 1)[1].split("\n\n")[0].split())
+    assert warning.startswith("ex01_package_pattern.ipynb is not paired with "
+                              "ex01_package_pattern.py")
+    assert "'jupytext --set-formats ipynb,py:percent ex01_package_pattern.ipynb'" in warning
+
+
+def test_an_unpaired_notebook_older_than_the_copy_is_named_in_a_warning(capsys, workdir):
+    old = notebook(workdir, FIRST, FIRST.starter.read_text(encoding="utf-8"), paired=False)
+    copy = learner_copy(workdir, FIRST, FIRST.solution.read_text(encoding="utf-8"))
+    saved_later(copy, old)
+    code, out, _ = run(capsys, "check", "1")
+    assert code == 0
+    assert "checking ex01_package_pattern.py (your copy, in the current directory)" in out
+    assert "Checked now: ex01_package_pattern.py, saved after the notebook." in " ".join(
+        out.split())
+
+
+def test_a_notebook_that_is_not_json_is_named_and_skipped(capsys, workdir):
+    (workdir / "ex01_package_pattern.ipynb").write_text("{ not json")
+    learner_copy(workdir, FIRST, FIRST.solution.read_text(encoding="utf-8"))
+    code, out, _ = run(capsys, "check", "1")
+    assert code == 0
+    assert "ex01_package_pattern.ipynb is here but is not a notebook that can be read" in " ".join(
+        out.split())
+
+
+def test_a_real_jupytext_pairing_is_read(capsys, workdir):
+    jupytext = pytest.importorskip("jupytext", reason="jupytext is not installed")
+    copy = learner_copy(workdir, FIRST, FIRST.solution.read_text(encoding="utf-8"))
+    subprocess.run([sys.executable, "-m", "jupytext", "--set-formats", "ipynb,py:percent",
+                    str(copy)], cwd=workdir, check=True, capture_output=True)
+    assert jupytext.read(copy.with_suffix(".ipynb")).metadata["jupytext"]["formats"]
+    code, out, _ = run(capsys, "check", "1")
+    assert code == 0
+    assert "paired with ex01_package_pattern.ipynb" in out or "your notebook's" in out
+
+
+def test_a_failure_shows_the_check_s_code_so_its_names_can_be_seen(capsys, workdir):
+    """The message says "the second hook", 'y, doubled' or x1: names of the check's
+    scenario, which lives in a checks.py the learner has not opened. The check's code
+    comes with the failure (without its decorator, which holds the hint)."""
+    wrong_first_exercise(workdir)
+    _, out, _ = run(capsys, "check", "1")
+    check = next(c for c in FIRST.checks() if c.function.__name__ ==
+                 "results_replace_the_value")
+    path, line, code = check_source(check)
+    assert " ".join(f"the check, at line {line} of {path}:".split()) in " ".join(out.split())
+    assert textwrap.indent(code, " " * 8) in out
+    assert "hint" not in code.split("\n", 1)[0]
+
+
+@pytest.mark.parametrize(("exercise", "check"), CHECKS, ids=CHECK_IDS)
+def test_every_check_s_code_can_be_shown_without_its_hint(exercise, check):
+    _, line, code = check_source(check)
+    assert code.startswith(f"def {check.function.__name__}(")
+    assert check.hint not in code and line > 1
+
+
+# -- exercise 10: the order of leaves ready together ---------------------------------------------
+def test_exercise_10_s_leaf_orders_are_what_pytorch_does():
+    """The check holds PyTorch's order as numbers (it must work without PyTorch); here real
+    PyTorch is asked again, so they cannot go stale."""
+    torch = real_torch()
+    from minitorch_hooks.tutorials.ex10_backward_engine.checks import PYTORCH_LEAF_ORDER
+
+    for count, expected in PYTORCH_LEAF_ORDER.items():
+        order = []
+        leaves = [torch.tensor([float(i)], requires_grad=True) for i in range(count)]
+        for i, leaf in enumerate(leaves):
+            leaf.register_hook(lambda grad, i=i, order=order: order.append(i))
+        torch.stack(leaves).sum().backward()
+        assert order == expected, count
+    assert any(order != sorted(order) for order in PYTORCH_LEAF_ORDER.values())
+
+
+def test_exercise_10_rejects_an_engine_that_breaks_ties_by_arrival(tmp_path):
+    """A heap with an arrival counter (first ready, first run) passes every check but the
+    one on tied leaves."""
+    exercise = EXERCISES[9]
+    fifo = exercise.solution.read_text(encoding="utf-8").replace(
+        "    ready = [Ready(-root.sequence_nr, root)]",
+        "    tick = iter(range(10**9))\n    ready = [Ready((-root.sequence_nr, -1), root)]")
+    fifo = fifo.replace("Ready(-parent.sequence_nr, parent)",
+                        "Ready((-parent.sequence_nr, next(tick)), parent)")
+    path = tmp_path / exercise.starter.name
+    path.write_text(fifo, encoding="utf-8")
+    failed = [r.check.function.__name__ for r in results(exercise, path) if r.status != "pass"]
+    assert failed == ["tied_leaves_follow_the_heap"]
+
+
+@pytest.mark.parametrize("exercise", EXERCISES, ids=IDS)
+def test_hints_are_wrapped_between_calls_never_inside_one(exercise):
+    from minitorch_hooks.cli.exercises import _note
+
+    for check in exercise.checks():
+        lines = _note("hint: ", check.hint).splitlines()
+        assert " ".join(" ".join(lines).split()) == " ".join(f"hint: {check.hint}".split())
+        for line in lines:
+            assert line.count("(") == line.count(")"), (check.hint, line)
+            assert line.count("[") == line.count("]"), (check.hint, line)

@@ -22,6 +22,7 @@ from harness import real_torch
 
 import minitorch_hooks
 from minitorch_hooks.__main__ import main
+from minitorch_hooks.cli.pytorch import INSTALL_PYTORCH
 
 
 def script(tmp_path: pathlib.Path, source: str, name: str = "script.py") -> str:
@@ -75,7 +76,7 @@ def test_run_leaves_no_alias_behind(capsys, tmp_path):
 def test_run_trace_prints_the_timeline_after_the_output(capsys, tmp_path):
     code, out, _ = run(capsys, "run", "--trace", script(tmp_path, GOOD))
     assert code == 0
-    output, _, timeline = out.partition("\nHook timeline (minitorch_hooks.trace):\n")
+    output, _, timeline = out.partition("\nHook timeline (minitorch_hooks.hook_trace):\n")
     assert output.startswith("torch True")
     rows = timeline.splitlines()
     assert rows[1].split()[:6] == ["1", "forward", "forward", "hook", "0", "(Linear)"]
@@ -101,8 +102,10 @@ def test_run_svg_and_mermaid_write_the_timeline_to_files(capsys, tmp_path):
      "ModuleNotFoundError: torch.utils.data is not implemented by minitorch_hooks"),
     ("torch.nn.functional.gelu(torch.ones(1))\n", "torch.nn.functional.gelu(torch.ones(1))",
      "torch.nn.functional.gelu is not implemented by minitorch_hooks"),
-    ("torch.trace(torch.ones(2, 2))\n", "torch.trace(torch.ones(2, 2))",  # not ours: torch's
-     "torch.trace is not implemented by minitorch_hooks"),
+    ("torch.kron(torch.ones(2), torch.ones(2))\n", "torch.kron(torch.ones(2), torch.ones(2))",
+     "torch.kron is not implemented by minitorch_hooks"),
+    ("torch.hook_trace()\n", "torch.hook_trace()",  # ours, not PyTorch's: not under torch.
+     "torch.hook_trace is not implemented by minitorch_hooks"),
 ])
 def test_an_unsupported_feature_fails_with_a_message_naming_it(capsys, tmp_path, source, line,
                                                                message):
@@ -186,6 +189,23 @@ def test_run_real_torch_traces_pytorch(capsys, tmp_path):
     assert code == 0
     assert out.startswith("2.13.0")
     assert "tensor hook  leaf tensor [2]  <lambda>(grad=[2])" in out
+    assert "\nHook timeline (PyTorch, by minitorch_hooks.hook_trace):\n" in out
+    assert "graph-node hooks, grad_fn.register_hook and register_prehook, cannot be" in out
+
+
+def test_run_mermaid_to_a_markdown_file_is_fenced(capsys, tmp_path):
+    page, bare = tmp_path / "timeline.md", tmp_path / "timeline.mmd"
+    code, _, _ = run(capsys, "run", "--mermaid", str(page), script(tmp_path, """
+        import torch
+        x = torch.ones(2, requires_grad=True)
+        x.register_hook(lambda grad: None)
+        x.sum().backward()
+    """))
+    assert code == 0
+    text = page.read_text()
+    assert text.startswith("```mermaid\nsequenceDiagram\n") and text.endswith("\n```\n")
+    run(capsys, "run", "--mermaid", str(bare), str(tmp_path / "script.py"))
+    assert bare.read_text() == text.removeprefix("```mermaid\n").removesuffix("```\n")
 
 
 # -- compare --------------------------------------------------------------------------------
@@ -253,8 +273,7 @@ def test_compare_without_pytorch_says_how_to_install_it_and_exits_2(tmp_path):
         capture_output=True, text=True, env=env, timeout=60, check=False)
     assert (result.returncode, result.stdout) == (2, "")
     assert "real PyTorch is not installed" in result.stderr
-    assert "pip install torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu" \
-        in result.stderr
+    assert INSTALL_PYTORCH in result.stderr
 
 
 # -- stopping a script that never ends: --timeout, Ctrl-C, SIGTERM -------------------------

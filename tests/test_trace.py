@@ -1,4 +1,4 @@
-"""``minitorch_hooks.trace``: what it records, how it names things, and how it renders.
+"""``minitorch_hooks.hook_trace``: what it records, how it names things, and how it renders.
 
 The expected timelines below were worked out by hand from PyTorch's documented hook order
 (forward: pre-hooks, forward, hooks; backward: from the loss back to the leaves, a tensor's
@@ -19,7 +19,7 @@ import pytest
 from harness import real_torch
 
 import minitorch_hooks
-from minitorch_hooks.tracing import HookEvent, trace
+from minitorch_hooks.tracing import HookEvent, hook_trace
 from minitorch_hooks.tracing.events import events_from_json
 from minitorch_hooks.tracing.registration import NOT_SEEN
 from minitorch_hooks.utils import hooks as dispatch
@@ -78,7 +78,7 @@ def every_local_hook(torch):
 
     model = _net(torch)
     x = torch.ones(4, 3, requires_grad=True)
-    with trace(model, names={"x": x}, torch=torch) as recorded:
+    with hook_trace(model, names={"x": x}, torch=torch) as recorded:
         model.encoder[0].register_forward_pre_hook(double_input)
         model.encoder[0].register_forward_hook(watch_output)
         model.encoder.register_forward_hook(with_kwargs, with_kwargs=True)
@@ -142,7 +142,7 @@ def every_global_hook(torch):
     model = _net(torch)
     x = torch.ones(1, 3, requires_grad=True)
     registry = torch.nn.modules.module
-    with trace(model, torch=torch) as recorded:
+    with hook_trace(model, torch=torch) as recorded:
         handles = [registry.register_module_forward_pre_hook(log),
                    registry.register_module_forward_hook(log),
                    registry.register_module_full_backward_pre_hook(log),
@@ -224,7 +224,7 @@ def building_and_saving(torch):
     def after_load(module, incompatible_keys):
         return None
 
-    with trace(torch=torch) as recorded:
+    with hook_trace(torch=torch) as recorded:
         handles = [registry.register_module_module_registration_hook(on_module),
                    registry.register_module_parameter_registration_hook(on_parameter)]
         try:
@@ -266,11 +266,78 @@ def test_registration_and_state_dict_hooks_match_pytorch():
         [e.line() for e in building_and_saving(minitorch_hooks).events]
 
 
+def training_and_checkpointing(torch):
+    """Every optimiser hook: a global step pre-hook, the optimiser's own step hooks, and its
+    state-dict and load-state-dict hooks, around one step and a checkpoint round trip."""
+    optimizer_module = importlib.import_module(torch.__name__ + ".optim.optimizer")
+    param = torch.nn.Parameter(torch.tensor([1.0, 2.0]))
+    with hook_trace(torch=torch) as recorded:
+        opt = torch.optim.SGD([param], lr=0.1, momentum=0.9)
+
+        def count_steps(optimizer, args, kwargs):
+            pass
+
+        def before_step(optimizer, args, kwargs):
+            pass
+
+        def after_step(optimizer, args, kwargs):
+            pass
+
+        def before_save(optimizer):
+            pass
+
+        def after_save(optimizer, state_dict):
+            state_dict["note"] = "edited"
+
+        def before_load(optimizer, state_dict):
+            return {key: value for key, value in state_dict.items() if key != "note"}
+
+        def after_load(optimizer):
+            pass
+
+        handle = optimizer_module.register_optimizer_step_pre_hook(count_steps)
+        opt.register_step_pre_hook(before_step)
+        opt.register_step_post_hook(after_step)
+        opt.register_state_dict_pre_hook(before_save)
+        opt.register_state_dict_post_hook(after_save)
+        opt.register_load_state_dict_pre_hook(before_load)
+        opt.register_load_state_dict_post_hook(after_load)
+        try:
+            param.grad = torch.ones(2)
+            opt.step()
+            opt.load_state_dict(opt.state_dict())
+        finally:
+            handle.remove()
+    return recorded
+
+
+def test_optimizer_hooks():
+    state = ("{'state': {0: {'momentum_buffer': [2]}}, 'param_groups': [{'lr': 0.1, "
+             "'momentum': 0.9, 'dampening': 0, 'weight_decay': 0, 'nesterov': False, "
+             "'maximize': False, 'foreach': None, 'differentiable': False, 'fused': None, "
+             "'params': [0]}]")
+    assert [event.line() for event in training_and_checkpointing(minitorch_hooks).events] == [
+        "step: global step pre-hook on SGD: count_steps(args=(SGD,), kwargs={})",
+        "step: step pre-hook on SGD: before_step(args=(SGD,), kwargs={})",
+        "step: step post-hook on SGD: after_step(args=(SGD,), kwargs={})",
+        "state_dict: optimizer state_dict pre-hook on SGD: before_save()",
+        f"state_dict: optimizer state_dict post-hook on SGD: after_save(state_dict={state}}})",
+        "state_dict: optimizer load_state_dict pre-hook on SGD: before_load(state_dict="
+        f"{state}, 'note': 'edited'}}) -> replaced",
+        "state_dict: optimizer load_state_dict post-hook on SGD: after_load()",
+    ]
+
+
+def test_optimizer_hooks_match_pytorch():
+    assert [e.line() for e in training_and_checkpointing(real_torch()).events] == \
+        [e.line() for e in training_and_checkpointing(minitorch_hooks).events]
+
+
 def saving_for_backward(torch):
     """Saved-tensor hooks around a forward pass, then backward; and ``save_on_cpu``, whose
     hooks are the library's own."""
     a = torch.tensor([1.0, 2.0], requires_grad=True)
-    with trace(torch=torch) as recorded:
+    with hook_trace(torch=torch) as recorded:
         def pack(tensor):
             return tensor.detach()
 
@@ -304,7 +371,7 @@ def test_saved_tensor_hooks_match_pytorch():
 def test_pytorch_s_saved_tensors_hooks_is_put_back_afterwards():
     torch = real_torch()
     original = torch.autograd.graph.saved_tensors_hooks
-    with trace(torch=torch):
+    with hook_trace(torch=torch):
         assert torch.autograd.graph.saved_tensors_hooks is not original
     assert torch.autograd.graph.saved_tensors_hooks is original
 
@@ -312,7 +379,7 @@ def test_pytorch_s_saved_tensors_hooks_is_put_back_afterwards():
 # -- naming ---------------------------------------------------------------------------------
 def _hook_names(torch, *roots, names=None, build=False):
     model = None if build else _net(torch)
-    with trace(*(model,) if roots else (), names=names or {}, torch=torch) as recorded:
+    with hook_trace(*(model,) if roots else (), names=names or {}, torch=torch) as recorded:
         model = model or _net(torch)
         model.encoder[0].register_forward_hook(lambda module, args, output: None)
         model.encoder[0].weight.register_hook(lambda grad: None)
@@ -336,7 +403,7 @@ def test_without_roots_a_model_built_before_is_named_by_class_and_shape():
 def test_names_given_to_the_trace_win():
     x = minitorch_hooks.ones(2, requires_grad=True)
     y = x * 3
-    with trace(names={"the input": x, "y": y}) as recorded:
+    with hook_trace(names={"the input": x, "y": y}) as recorded:
         x.register_hook(lambda grad: None)
         y.register_hook(lambda grad: None)
         (y * y).sum().backward()
@@ -357,7 +424,7 @@ def test_a_tensor_made_by_an_operation_is_named_by_it(library):
             return grad_first + 2 * grad_second
 
     x = torch.ones(2, requires_grad=True)
-    with trace(torch=torch) as recorded:
+    with hook_trace(torch=torch) as recorded:
         first, second = Twice.apply(x)
         second.register_hook(lambda grad: None)
         (first.sum() + second.sum()).backward()
@@ -369,7 +436,7 @@ def test_the_library_s_own_identity_node_hooks_are_left_out_but_a_users_are_kept
     model = minitorch_hooks.nn.Linear(2, 2)
     model.register_full_backward_hook(lambda module, grad_input, grad_output: None)
     x = minitorch_hooks.ones(1, 2, requires_grad=True)
-    with trace(model) as recorded:
+    with hook_trace(model) as recorded:
         output = model(x)
         assert output.grad_fn.name() == "BackwardHookFunctionBackward"
         output.grad_fn.register_hook(lambda grad_inputs, grad_outputs: None)
@@ -381,7 +448,7 @@ def test_the_library_s_own_identity_node_hooks_are_left_out_but_a_users_are_kept
 def _pruned(torch):
     prune = importlib.import_module(f"{torch.__name__}.nn.utils.prune")
     layer = torch.nn.Linear(2, 2)
-    with trace(layer, torch=torch) as recorded:
+    with hook_trace(layer, torch=torch) as recorded:
         prune.l1_unstructured(layer, "weight", amount=0.5)
         layer(torch.ones(1, 2))
         prune.remove(layer, "weight")  # finds its hook by isinstance
@@ -404,7 +471,7 @@ def test_a_hook_that_raises_is_recorded_and_its_error_propagates():
         raise ValueError("broken hook")
 
     x.register_hook(broken)
-    with trace() as recorded, pytest.raises(ValueError, match="broken hook"):
+    with hook_trace() as recorded, pytest.raises(ValueError, match="broken hook"):
         x.sum().backward()
     assert (recorded.events[0].raised, recorded.events[0].result()) == (
         "ValueError", "raised ValueError")
@@ -417,30 +484,33 @@ def test_errors_about_a_hook_still_name_the_hook():
         return minitorch_hooks.ones(3)
 
     x.register_hook(wrong_size)
-    with trace(), pytest.raises(RuntimeError, match="hook 'wrong_size' has changed the size"):
+    with hook_trace(), pytest.raises(RuntimeError, match="hook 'wrong_size' has changed the size"):
         x.sum().backward()
 
 
 def test_tracing_stops_at_the_end_of_the_block_even_after_an_error():
-    with pytest.raises(KeyError), trace():
+    with pytest.raises(KeyError), hook_trace():
         assert dispatch._active_tracer is not None
         raise KeyError("stop")
     assert dispatch._active_tracer is None
     x = minitorch_hooks.ones(2, requires_grad=True)
     x.register_hook(lambda grad: None)
-    with trace() as recorded:
+    with hook_trace() as recorded:
         pass
     x.sum().backward()  # after the block: not recorded
     assert recorded.events == []
 
 
-def test_trace_of_a_tensor_is_pytorch_s_other_trace_and_says_so():
-    with pytest.raises(TypeError, match="torch.trace, the sum of a matrix's diagonal, is not"):
-        trace(minitorch_hooks.eye(2))
+def test_the_tracer_does_not_shadow_pytorch_s_matrix_trace():
+    # torch.trace is the sum of a matrix's diagonal, here as in PyTorch (see the
+    # conformance tests of reductions); the hook recorder is hook_trace.
+    assert minitorch_hooks.trace(minitorch_hooks.eye(3)).item() == 3.0
+    with pytest.raises(TypeError, match=r"hook_trace\(\) takes modules to name, not Tensor"):
+        hook_trace(minitorch_hooks.eye(2))
 
 
 def test_traces_do_not_nest():
-    with trace(), pytest.raises(RuntimeError, match="do not nest"), trace():
+    with hook_trace(), pytest.raises(RuntimeError, match="do not nest"), hook_trace():
         pass
     assert dispatch._active_tracer is None
 
@@ -448,7 +518,7 @@ def test_traces_do_not_nest():
 def test_hooks_registered_before_the_trace_are_seen_on_minitorch_hooks():
     x = minitorch_hooks.ones(2, requires_grad=True)
     x.register_hook(lambda grad: None)
-    with trace() as recorded:
+    with hook_trace() as recorded:
         x.sum().backward()
     assert [event.kind for event in recorded.events] == ["tensor hook"]
 
@@ -457,7 +527,7 @@ def test_pytorch_s_registration_functions_are_put_back_afterwards():
     torch = real_torch()
     originals = (torch.Tensor.register_hook, torch.nn.Module.register_forward_hook,
                  torch.nn.modules.module.register_module_forward_hook)
-    with trace(torch=torch):
+    with hook_trace(torch=torch):
         assert torch.Tensor.register_hook is not originals[0]
     assert (torch.Tensor.register_hook, torch.nn.Module.register_forward_hook,
             torch.nn.modules.module.register_module_forward_hook) == originals
@@ -465,7 +535,7 @@ def test_pytorch_s_registration_functions_are_put_back_afterwards():
 
 def test_a_copied_pytorch_model_reports_to_the_same_trace_with_the_copy_as_owner():
     torch = real_torch()
-    with trace(torch=torch) as recorded:
+    with hook_trace(torch=torch) as recorded:
         model = torch.nn.Sequential(torch.nn.Linear(2, 2))
         model[0].register_forward_hook(lambda module, args, output: None)
         copy.deepcopy(model)[0](torch.ones(1, 2))
@@ -478,7 +548,7 @@ def _events() -> list[HookEvent]:
 
 
 def test_text_is_an_aligned_table():
-    text = trace().text()
+    text = hook_trace().text()
     assert text == "(no hook fired)"
     recorded = every_local_hook(minitorch_hooks)
     lines = recorded.text().splitlines()
@@ -506,7 +576,7 @@ def test_mermaid_is_a_sequence_diagram_with_a_participant_per_owner():
 def test_mermaid_escapes_what_it_would_read_as_syntax():
     event = HookEvent(1, "backward", "node hook", "torch::autograd::AccumulateGrad",
                       "<lambda>", (("grad_inputs", "(None,)"),))
-    recorded = trace()
+    recorded = hook_trace()
     recorded.events.append(event)
     text = recorded.mermaid()
     assert "participant o1 as torch#58;#58;autograd#58;#58;AccumulateGrad" in text
@@ -529,8 +599,8 @@ def test_svg_is_self_contained_xml_with_a_mark_per_call():
 
 
 def test_svg_of_an_empty_trace_and_of_a_hook_that_raised():
-    assert "no hook fired" in trace().svg()
-    recorded = trace()
+    assert "no hook fired" in hook_trace().svg()
+    recorded = hook_trace()
     recorded.events.append(HookEvent(1, "forward", "forward hook", "<Net>", "h", (),
                                      raised="TypeError"))
     root = ElementTree.fromstring(recorded.svg())
@@ -540,7 +610,36 @@ def test_svg_of_an_empty_trace_and_of_a_hook_that_raised():
 
 def test_json_round_trips():
     events = _events()
-    recorded = trace()
+    recorded = hook_trace()
     recorded.events.extend(events)
     assert events_from_json(recorded.json()) == events
     assert json.loads(recorded.json())[0]["hook"] == "double_input"
+
+
+def test_svg_lanes_follow_the_model_not_the_order_of_the_calls():
+    torch = minitorch_hooks
+    model = torch.nn.Sequential(torch.nn.Linear(2, 2), torch.nn.ReLU(), torch.nn.Linear(2, 1))
+    for layer in model:
+        layer.register_full_backward_hook(lambda module, grad_input, grad_output: None)
+    x = torch.ones(1, 2, requires_grad=True)
+    output = model(x)
+    with hook_trace(model) as recorded:
+        output.sum().backward()  # backward meets the layers last to first
+    assert [e.where for e in recorded.events] == ["2 (Linear)", "1 (ReLU)", "0 (Linear)"]
+    root = ElementTree.fromstring(recorded.svg())
+    titles = [t for t in root.iter("{http://www.w3.org/2000/svg}text") if t.get("transform")]
+    assert [t.text for t in titles] == ["0 (Linear)", "1 (ReLU)", "2 (Linear)"]
+
+
+def test_svg_legend_sits_above_the_slanted_lane_titles_and_labels_beside_the_lanes():
+    recorded = every_local_hook(minitorch_hooks)
+    root = ElementTree.fromstring(recorded.svg())
+    texts = list(root.iter("{http://www.w3.org/2000/svg}text"))
+    legend = next(t for t in texts if t.text.startswith("filled dot"))
+    titles = [t for t in texts if t.get("transform")]
+    lane_xs = [float(c.get("cx")) for c in root.iter("{http://www.w3.org/2000/svg}circle")]
+    labels = [t for t in texts if t.text[:1].isdigit()]
+    # a slanted title rises from its foot by its length times sin(35 degrees)
+    highest = min(float(t.get("y")) - len(t.text) * 7.2 * 0.574 for t in titles)
+    assert float(legend.get("y")) + 4 < highest - 10
+    assert all(float(t.get("x")) - max(lane_xs) < 40 for t in labels)

@@ -76,6 +76,7 @@ _METHODS = {
     "sum": reduction.sum, "mean": reduction.mean, "max": reduction.max,
     "min": reduction.min, "argmax": reduction.argmax, "norm": reduction.norm,
     "any": reduction.any, "all": reduction.all, "std": reduction.std, "var": reduction.var,
+    "trace": reduction.trace,
     "softmax": softmax.softmax, "log_softmax": softmax.log_softmax,
     # shapes and views
     "view": shape.view, "view_as": shape.view_as, "reshape": shape.reshape,

@@ -90,7 +90,7 @@ def promote(x: Any, y: Any) -> tuple[Any, Any]:
     PyTorch's rules: a higher category wins (an integer tensor times 2.5 is float32, the
     default dtype); within a category, a tensor with dimensions beats a 0-d tensor, which
     beats a Python number. NumPy agrees on most cases; the casts below cover the rest.
-    See https://pytorch.org/docs/stable/tensor_attributes.html#type-promotion-doc
+    See <https://docs.pytorch.org/docs/2.13/tensor_attributes.html#type-promotion-doc>
     """
     x_is_tensor, y_is_tensor = isinstance(x, Tensor), isinstance(y, Tensor)
     if x_is_tensor and y_is_tensor:

@@ -60,7 +60,7 @@ def parse_to(*args: Any, dtype: _dtype.dtype | None = None, **kwargs: Any
     order, positionally or as ``device=``/``dtype=``; ``None`` leaves that one as it is,
     and a bool is ``non_blocking``, which means nothing on the CPU. ``Tensor.to`` and
     ``Module.to`` read their arguments the same way, as PyTorch's share ``_parse_to``.
-    See https://pytorch.org/docs/stable/generated/torch.Tensor.to.html
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.Tensor.to.html>
     """
     from .._tensor import device
 
@@ -90,7 +90,7 @@ def to(input: Tensor, *args: Any, dtype: _dtype.dtype | None = None, **kwargs: A
 def cpu(input: Tensor) -> Tensor:
     """The tensor itself: it is on the CPU already, the only device here. (PyTorch too
     returns the same tensor when no copy is needed.)
-    See https://pytorch.org/docs/stable/generated/torch.Tensor.cpu.html
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.Tensor.cpu.html>
     """
     return input
 
@@ -102,7 +102,7 @@ def type(input: Tensor, dtype: Any = None, non_blocking: bool = False) -> Any:  
     """Without an argument, the legacy type name (``'torch.FloatTensor'``); with a dtype or
     such a name, the tensor converted to it. An old API that model code still uses, as
     ``Module.type`` does.
-    See https://pytorch.org/docs/stable/generated/torch.Tensor.type.html
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.Tensor.type.html>
     """
     if dtype is None:
         return input.dtype.legacy_name

@@ -15,7 +15,7 @@ With recording on, the tensor is rebased onto a new node, as in PyTorch: ``y.add
 gives ``y`` the grad_fn ``AddBackward0`` whose input is ``y``'s previous value. A change to
 a view also changes its base, so it is the base that is rebased, onto ``CopySlices``, and
 the views read their gradient out of the base's (``view_history.py``).
-See https://pytorch.org/docs/stable/notes/autograd.html#in-place-operations-with-autograd
+See <https://docs.pytorch.org/docs/2.13/notes/autograd.html#in-place-operations-with-autograd>
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ import numpy as np
 from .. import _dtype
 from .._generator import Generator
 from .._tensor import Tensor
+from ..autograd import _formula as F
 from ..autograd.function import custom_function_view_error
 from ..autograd.grad_mode import _State, no_grad
 from ..autograd.graph import Node
@@ -196,7 +197,7 @@ class FillBackward2(Node):
     __slots__ = ()
 
     def backward(self, grad):
-        return np.zeros_like(grad)
+        return F.zeros_like(grad)
 
 
 class FillBackward3(FillBackward2):
@@ -205,7 +206,7 @@ class FillBackward3(FillBackward2):
     __slots__ = ()
 
     def backward(self, grad):
-        return np.zeros_like(grad), grad.sum()
+        return F.zeros_like(grad), grad.sum()
 
 
 class ZeroBackward0(FillBackward2):
@@ -278,7 +279,7 @@ class CopyBackwards(Node):
         return "torch::autograd::CopyBackwards"  # a C++ node, like AccumulateGrad
 
     def backward(self, grad):
-        return np.zeros_like(grad), grad
+        return F.zeros_like(grad), grad
 
 
 def copy_(self: Tensor, src: Any) -> Tensor:
@@ -306,7 +307,7 @@ def fill_random_(self: Tensor, kernel: Callable[[np.ndarray], None]) -> Tensor:
 def uniform_(self: Tensor, from_: float = 0.0, to: float = 1.0, *,
              generator: Generator | None = None) -> Tensor:
     """Fill with uniform samples in ``[from, to)`` (PyTorch's first argument is ``from``).
-    See https://pytorch.org/docs/stable/generated/torch.Tensor.uniform_.html
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.Tensor.uniform_.html>
     """
     gen = generator or default_generator
     return fill_random_(self, lambda data: gen._uniform_(data, from_, to))
@@ -315,7 +316,7 @@ def uniform_(self: Tensor, from_: float = 0.0, to: float = 1.0, *,
 def normal_(self: Tensor, mean: float = 0.0, std: float = 1.0, *,
             generator: Generator | None = None) -> Tensor:
     """Fill with samples of the normal distribution ``N(mean, std**2)``.
-    See https://pytorch.org/docs/stable/generated/torch.Tensor.normal_.html
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.Tensor.normal_.html>
     """
     gen = generator or default_generator
     return fill_random_(self, lambda data: gen._normal_(data, mean, std))
@@ -323,7 +324,7 @@ def normal_(self: Tensor, mean: float = 0.0, std: float = 1.0, *,
 
 def bernoulli_(self: Tensor, p: float = 0.5, *, generator: Generator | None = None) -> Tensor:
     """Fill with 1 with probability ``p`` and 0 otherwise: the mask that dropout draws.
-    See https://pytorch.org/docs/stable/generated/torch.Tensor.bernoulli_.html
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.Tensor.bernoulli_.html>
     """
     if isinstance(p, Tensor):
         raise NotImplementedError("minitorch_hooks implements bernoulli_ for a number p only")

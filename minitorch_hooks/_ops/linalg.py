@@ -3,7 +3,7 @@
 For ``C = A @ B`` the gradients are ``dA = dC @ B^T`` and ``dB = A^T @ dC``. ``matmul``
 records the node PyTorch records for each case (``DotBackward0`` for two vectors,
 ``MvBackward0``, ``MmBackward0``, and a fold of batch dimensions for larger inputs).
-See https://pytorch.org/docs/stable/generated/torch.matmul.html
+See <https://docs.pytorch.org/docs/2.13/generated/torch.matmul.html>
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import numpy as np
 
 from .._allocation import allocating
 from .._tensor import Tensor, _c_name
+from ..autograd import _formula as F
 from ..autograd.graph import Node
 from ._record import record, saved_for
 from .conversion import contiguous
@@ -95,7 +96,7 @@ class MvBackward0(Node):
 
     def backward(self, grad):
         matrix, vector = self.saved_arrays()
-        return (None if vector is None else np.outer(grad, vector),
+        return (None if vector is None else F.outer(grad, vector),
                 None if matrix is None else matrix.T @ grad)
 
 
@@ -114,8 +115,8 @@ class BmmBackward0(Node):
 
     def backward(self, grad):
         b, a = self.saved_arrays()  # ``mat2`` was saved first (see _MatrixProductBackward)
-        return (None if b is None else grad @ np.swapaxes(b, -1, -2),
-                None if a is None else np.swapaxes(a, -1, -2) @ grad)
+        return (None if b is None else grad @ F.swapaxes(b, -1, -2),
+                None if a is None else F.swapaxes(a, -1, -2) @ grad)
 
 
 def _check_same_dtype(a: Tensor, b: Tensor, message: str) -> None:

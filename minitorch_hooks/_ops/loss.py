@@ -4,7 +4,7 @@
 Other losses are compositions of ordinary operations (``l1_loss`` is ``abs(input -
 target)`` and then ``mean``), so their graphs need no new node. ``reduction`` is
 ``"none"`` (one loss per element), ``"sum"`` or ``"mean"``.
-See https://pytorch.org/docs/stable/nn.html#loss-functions
+See <https://docs.pytorch.org/docs/2.13/nn.html#loss-functions>
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import math
 import numpy as np
 
 from .._tensor import Tensor
+from ..autograd import _formula as F
 from ..autograd.graph import Node
 from ._record import promote, record
 
@@ -36,7 +37,7 @@ class MseLossBackward0(Node):
         x, target = self.saved_arrays()
         grad_input = 2 * (x - target) * grad
         if self.reduction == "mean":
-            grad_input = grad_input / x.size
+            grad_input = grad_input / F.numel(x)
         return grad_input, -grad_input
 
 
@@ -69,9 +70,9 @@ class NllLossBackward0(Node):
             scale = grad
         else:
             scale = grad / total_weight  # nan if nothing was counted, as in PyTorch
-        grad_input = np.zeros((math.prod(self.shape[:-1]), self.shape[-1]), dtype=grad.dtype)
-        grad_input[self.rows, self.classes] = \
-            -scale if self.weights is None else -self.weights * scale
+        picked = -scale if self.weights is None else -(F.like(self.weights, scale) * scale)
+        grad_input = F.scatter((math.prod(self.shape[:-1]), self.shape[-1]),
+                               (self.rows, self.classes), picked)
         return grad_input.reshape(self.shape)
 
 

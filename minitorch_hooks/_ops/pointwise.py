@@ -1,9 +1,12 @@
 """Element-wise operations and their derivatives.
 
-Each node's ``backward`` is the chain rule for one operation, written on NumPy arrays, as
-in micrograd: the gradient of the output times the local derivative. Broadcasting is
-undone by the engine, so a formula may return a gradient of the broadcast shape.
-See https://pytorch.org/docs/stable/torch.html#pointwise-ops
+Each node's ``backward`` is the chain rule for one operation, as in micrograd: the
+gradient of the output times the local derivative. It is written with operators and the
+helpers of ``autograd/_formula.py`` (``F``), so that it runs on NumPy arrays and, under
+``create_graph``, on Tensors (then it is recorded, and can be differentiated again).
+Broadcasting is undone by the engine, so a formula may return a gradient of the broadcast
+shape.
+See <https://docs.pytorch.org/docs/2.13/torch.html#pointwise-ops>
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ import numpy as np
 from .. import _creation
 from .._allocation import allocation_failed
 from .._tensor import Tensor
+from ..autograd import _formula as F
 from ..autograd.graph import Node
 from ._record import as_number, promote, record, saved_for, value_of
 
@@ -187,7 +191,7 @@ class PowBackward0(Node):
     def backward(self, grad):
         (base,) = self.saved_arrays()
         if self.exponent == 0:
-            return np.zeros_like(grad)
+            return F.zeros_like(grad)
         return grad * self.exponent * base ** (self.exponent - 1)
 
 
@@ -198,8 +202,8 @@ class PowBackward1(Node):
     def backward(self, grad):
         exponent, base, result = self.saved_arrays()
         grad_base = grad * exponent * base ** (exponent - 1)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            log_base = np.where(base > 0, np.log(np.where(base > 0, base, 1)), 0)
+        positive = base > 0
+        log_base = F.where(positive, F.log(F.where(positive, base, 1)), 0)
         return grad_base, grad * result * log_base
 
 
@@ -209,7 +213,7 @@ class PowBackward2(Node):
 
     def backward(self, grad):
         _, result = self.saved_arrays()  # the exponent is saved too, as PyTorch saves it
-        return grad * result * np.log(self.base)
+        return grad * result * float(np.log(self.base))
 
 
 def _power(a: Any, b: Any) -> np.ndarray:
@@ -318,7 +322,7 @@ class AbsBackward0(Node):
 
     def backward(self, grad):
         (x,) = self.saved_arrays()
-        return grad * np.sign(x)
+        return grad * F.sign(x)
 
 
 def abs(input: Tensor) -> Tensor:  # noqa: A001 - torch's name
@@ -332,12 +336,12 @@ class SignBackward0(Node):
     __slots__ = ()
 
     def backward(self, grad):
-        return np.zeros_like(grad)
+        return F.zeros_like(grad)
 
 
 def sign(input: Tensor) -> Tensor:
     """-1, 0 or 1 by the sign of each element, in the input's dtype (a bool is its own sign).
-    See https://pytorch.org/docs/stable/generated/torch.sign.html
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.sign.html>
     """
     data = input._data
     return record(data.copy() if data.dtype == np.bool_ else np.sign(data), SignBackward0,
@@ -396,12 +400,11 @@ class ClampBackward1(Node):
 
     def backward(self, grad):
         (x,) = self.saved_arrays()
-        inside = np.ones(x.shape, dtype=bool)
         if self.min is not None:
-            inside &= x >= self.min
+            grad = F.where(x >= self.min, grad, 0)
         if self.max is not None:
-            inside &= x <= self.max
-        return grad * inside
+            grad = F.where(x <= self.max, grad, 0)
+        return grad
 
 
 def clamp(input: Tensor, min: float | None = None, max: float | None = None) -> Tensor:  # noqa: A002
@@ -419,8 +422,7 @@ class WhereBackward0(Node):
 
     def backward(self, grad):
         (condition,) = self.saved_arrays()
-        zero = np.zeros((), dtype=grad.dtype)
-        return np.where(condition, grad, zero), np.where(condition, zero, grad)
+        return F.where(condition, grad, 0), F.where(condition, 0, grad)
 
 
 def where(condition: Tensor, input: Any, other: Any) -> Tensor:

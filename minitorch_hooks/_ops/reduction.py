@@ -3,7 +3,7 @@
 A reduction's backward spreads the output gradient back over the elements that were
 reduced: every element for ``sum``, equal shares for ``mean``, only the winners for
 ``max``/``min``.
-See https://pytorch.org/docs/stable/torch.html#reduction-ops
+See <https://docs.pytorch.org/docs/2.13/torch.html#reduction-ops>
 """
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ import numpy as np
 
 from .. import return_types
 from .._tensor import Tensor, _wrap_dim
+from ..autograd import _formula as F
 from ..autograd.graph import Node
 from ._record import record
-from .shape import expanded
 
 Dims = int | Sequence[int] | None
 
@@ -33,17 +33,17 @@ def _axes(dim: Dims, ndim: int) -> tuple[int, ...] | None:
     return axes if ndim else ()
 
 
-def _spread(grad: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+def _spread(grad: Any, shape: tuple[int, ...]) -> Any:
     """``grad`` repeated over ``shape``, as a new array: each reduced element gets the same
     gradient. (A sum's gradient is a view instead, see ``SumBackward0``; PyTorch's mean
     divides that view, which makes a new tensor.)"""
-    return np.full(shape, grad)
+    return F.full(shape, grad)
 
 
-def _unreduce(grad: np.ndarray, axes: tuple[int, ...] | None, keepdim: bool) -> np.ndarray:
+def _unreduce(grad: Any, axes: tuple[int, ...] | None, keepdim: bool) -> Any:
     """Re-insert the reduced dimensions, of size 1, that ``keepdim=False`` removed."""
     if axes is not None and not keepdim:
-        return np.expand_dims(grad, axes)
+        return F.expand_dims(grad, axes)
     return grad
 
 
@@ -55,14 +55,14 @@ class SumBackward0(Node):
     __slots__ = ("shape",)
 
     def backward(self, grad):
-        return expanded(np.asarray(grad), self.shape)
+        return F.expand(grad, self.shape)
 
 
 class SumBackward1(SumBackward0):
     __slots__ = ("axes", "keepdim")
 
     def backward(self, grad):
-        return expanded(_unreduce(grad, self.axes, self.keepdim), self.shape)
+        return F.expand(_unreduce(grad, self.axes, self.keepdim), self.shape)
 
 
 def sum(input: Tensor, dim: Dims = None, keepdim: bool = False, *,  # noqa: A001
@@ -78,6 +78,33 @@ def sum(input: Tensor, dim: Dims = None, keepdim: bool = False, *,  # noqa: A001
     axes = _axes(dim, data.ndim)
     return record(data.sum(axis=axes, keepdims=keepdim), SumBackward1, (input,),
                   shape=data.shape, axes=axes, keepdim=keepdim)
+
+
+class TraceBackward0(Node):
+    """The trace adds the diagonal, so its gradient is the output's gradient on the
+    diagonal and zero elsewhere; PyTorch keeps the input's sizes to build it."""
+
+    __slots__ = ("self_sym_sizes",)
+    saved_attributes = ("self_sym_sizes",)
+
+    def backward(self, grad):
+        out = np.zeros(self.self_sym_sizes, dtype=np.asarray(grad).dtype)
+        np.fill_diagonal(out, grad)  # the main diagonal, also of a matrix that is not square
+        return out
+
+
+def trace(input: Tensor) -> Tensor:
+    """The sum of a matrix's main diagonal. Integers sum to int64, as for ``sum``.
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.trace.html>
+    """
+    data = input._data
+    if data.ndim != 2:
+        raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {data.ndim}")
+    if data.dtype == np.bool_:
+        raise NotImplementedError("\"trace\" not implemented for 'Bool'")
+    dtype = np.int64 if data.dtype.kind in "iu" else data.dtype
+    return record(np.asarray(np.trace(data), dtype=dtype), TraceBackward0, (input,),
+                  self_sym_sizes=data.shape)
 
 
 class MeanBackward0(Node):
@@ -103,19 +130,10 @@ def mean(input: Tensor, dim: Dims = None, keepdim: bool = False) -> Tensor:
             "mean(): could not infer output dtype. Input dtype must be either a floating "
             f"point or complex dtype. Got: {input.dtype.scalar_name}")
     if dim is None:
-        return record(_mean(data, None, False), MeanBackward0, (input,), shape=data.shape)
+        return record(F.array_mean(data, None, False), MeanBackward0, (input,), shape=data.shape)
     axes = _axes(dim, data.ndim)
-    return record(_mean(data, axes, keepdim), MeanBackward1, (input,), shape=data.shape,
+    return record(F.array_mean(data, axes, keepdim), MeanBackward1, (input,), shape=data.shape,
                   axes=axes, keepdim=keepdim)
-
-
-def _mean(data: np.ndarray, axes: tuple[int, ...] | None, keepdim: bool) -> np.ndarray:
-    """NumPy's mean, without its "Mean of empty slice" warning: the mean of nothing is
-    0 / 0, nan, silently, as in PyTorch (see ``_silent_numpy.py``)."""
-    count = data.size if axes is None else math.prod(data.shape[a] for a in axes)
-    wide = np.float32 if data.dtype == np.float16 else data.dtype  # NumPy's accumulator
-    total = data.sum(axis=axes, keepdims=keepdim, dtype=wide)
-    return np.true_divide(total, count, dtype=wide).astype(data.dtype, copy=False)
 
 
 class _AllExtremumBackward(Node):
@@ -146,10 +164,12 @@ class _DimExtremumBackward(Node):
 
     def backward(self, grad):
         (winners,) = self.saved_arrays()  # the indices output, which PyTorch saves
-        indices = winners if self.keepdim else np.expand_dims(winners, self.axis)
-        grad_input = np.zeros(self.shape or (1,), dtype=grad.dtype)
-        np.put_along_axis(grad_input, indices, grad.reshape(indices.shape), axis=self.axis)
-        return grad_input.reshape(self.shape)
+        shape = self.shape or (1,)
+        indices = F.array(winners).reshape(shape[:self.axis] + (1,) + shape[self.axis + 1:])
+        key = tuple(indices if d == self.axis else np.arange(size).reshape(
+            (-1,) + (1,) * (len(shape) - d - 1)) for d, size in enumerate(shape))
+        return F.scatter(shape, key, grad.reshape(indices.shape),
+                         node_type=F.ScatterBackward0).reshape(self.shape)
 
 
 class MaxBackward0(_DimExtremumBackward):
@@ -214,10 +234,8 @@ class LinalgVectorNormBackward0(Node):
     def backward(self, grad):
         x, norm = self.saved_arrays()
         if self.axes is not None and not self.keepdim:
-            grad, norm = np.expand_dims(grad, self.axes), np.expand_dims(norm, self.axes)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            scale = np.where(norm == 0, 0, grad / norm)
-        return x * scale
+            grad, norm = F.expand_dims(grad, self.axes), F.expand_dims(norm, self.axes)
+        return x * F.where(norm == 0, 0, grad / norm)
 
 
 def norm(input: Tensor, p: float = 2, dim: Dims = None, keepdim: bool = False) -> Tensor:
@@ -243,14 +261,14 @@ def _logical_reduction(reduce: Any, input: Tensor, dim: Dims, keepdim: bool) -> 
 
 def any(input: Tensor, dim: Dims = None, keepdim: bool = False) -> Tensor:  # noqa: A001
     """Whether some element (along ``dim``) is non-zero.
-    See https://pytorch.org/docs/stable/generated/torch.any.html
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.any.html>
     """
     return _logical_reduction(np.any, input, dim, keepdim)
 
 
 def all(input: Tensor, dim: Dims = None, keepdim: bool = False) -> Tensor:  # noqa: A001
     """Whether every element (along ``dim``) is non-zero.
-    See https://pytorch.org/docs/stable/generated/torch.all.html
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.all.html>
     """
     return _logical_reduction(np.all, input, dim, keepdim)
 
@@ -269,15 +287,17 @@ class VarBackward0(Node):
         return _var_backward(grad, x, self.axes, self.keepdim, self.correction)
 
 
-def _var_backward(grad: np.ndarray, x: np.ndarray, axes: tuple[int, ...] | None,
-                  keepdim: bool, correction: float) -> np.ndarray:
-    centred = x - _mean(x, axes, True)
-    count = x.size if axes is None else math.prod(x.shape[a] for a in axes)
-    dof = np.float64(count - correction)
+def _var_backward(grad: Any, x: Any, axes: tuple[int, ...] | None,
+                  keepdim: bool, correction: float) -> Any:
+    centred = x - F.mean(x, axes)
+    count = F.numel(x) if axes is None else math.prod(x.shape[a] for a in axes)
+    dof = float(count - correction)
     if (axes is None or x.ndim == 0) and dof <= 0:
         # PyTorch's special case: 2 / 0 is inf, and inf * 0 is nan where x is the mean.
-        return grad * np.where(centred == 0, np.nan, np.inf).astype(x.dtype)
-    return (2.0 / dof * _unreduce(grad, axes, keepdim) * centred).astype(x.dtype)
+        infinite = np.where(F.array(centred) == 0, np.nan, np.inf).astype(F.dtype(x))
+        return grad * F.like(infinite, grad)
+    scale = float(np.divide(2.0, dof))  # inf for no degrees of freedom, as in PyTorch
+    return F.astype(scale * _unreduce(grad, axes, keepdim) * centred, F.dtype(x))
 
 
 class StdBackward0(Node):
@@ -290,9 +310,9 @@ class StdBackward0(Node):
     def backward(self, grad):
         x, std = self.saved_arrays()
         if self.axes is not None and not self.keepdim:
-            std = np.expand_dims(std, self.axes)
-            grad = np.expand_dims(grad, self.axes)
-        grad_var = np.where(std == 0, 0, grad / (2 * std))
+            std = F.expand_dims(std, self.axes)
+            grad = F.expand_dims(grad, self.axes)
+        grad_var = F.where(std == 0, 0, grad / (2 * std))
         return _var_backward(grad_var, x, self.axes, True, self.correction)
 
 
@@ -316,7 +336,7 @@ def _var(name: str, input: Tensor, dim: Any, unbiased: bool | None, keepdim: boo
         warnings.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly "
                       "less than the reduction factor (input numel divided by output numel).",
                       UserWarning, stacklevel=3)
-    centred = data - _mean(data, axes, True)
+    centred = data - F.array_mean(data, axes, True)
     with np.errstate(divide="ignore", invalid="ignore"):
         result = (centred * centred).sum(axis=axes, keepdims=keepdim) / \
             np.float64(builtins.max(count - correction, 0))
@@ -328,7 +348,7 @@ def var(input: Tensor, dim: Any = None, unbiased: bool | None = None, keepdim: b
     """The variance over ``dim`` (everything when omitted), divided by ``N - correction``:
     ``correction=1`` (Bessel's, the default; ``unbiased=True``) estimates the variance of
     the population the elements were drawn from, ``correction=0`` is the plain mean square.
-    See https://pytorch.org/docs/stable/generated/torch.var.html
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.var.html>
     """
     result, axes, correction = _var("var", input, dim, unbiased, keepdim, correction)
     return record(result, VarBackward0, (input,), saved=(input,), axes=axes, keepdim=keepdim,
@@ -338,7 +358,7 @@ def var(input: Tensor, dim: Any = None, unbiased: bool | None = None, keepdim: b
 def std(input: Tensor, dim: Any = None, unbiased: bool | None = None, keepdim: bool = False,
         *, correction: float | None = None) -> Tensor:
     """The square root of ``var``, with the same arguments.
-    See https://pytorch.org/docs/stable/generated/torch.std.html
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.std.html>
     """
     result, axes, correction = _var("std", input, dim, unbiased, keepdim, correction)
     return record(np.sqrt(result), StdBackward0, (input,), saved=(input,), save_output=True,

@@ -7,7 +7,7 @@ apply as for ``add_``, and the recorded node tells which way the write went: ``C
 through a view, ``IndexPutBackward0`` for arrays alone, ``fill_`` or ``copy_``'s own node
 when the index selects the whole tensor. Its relative ``masked_fill`` (write one value where
 a mask is True) is here too.
-See https://pytorch.org/docs/stable/tensor_view.html
+See <https://docs.pytorch.org/docs/2.13/tensor_view.html>
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ import numpy as np
 
 from .. import _dtype
 from .._tensor import Tensor, _c_name
+from ..autograd import _formula as F
 from ..autograd.grad_mode import _State, no_grad
 from ..autograd.graph import Node
 from . import shape
@@ -52,11 +53,9 @@ class IndexPutBackward0(Node):
         return shape.IndexBackward0._saved_named(self, name, raw)  # a tuple, as for x[index]
 
     def backward(self, grad):
-        arrays = iter(self.saved_arrays())
+        arrays = map(F.array, self.saved_arrays())
         key = tuple(next(arrays) if isinstance(item, np.ndarray) else item for item in self.key)
-        grad_self = grad.copy()
-        grad_self[key] = 0
-        return grad_self, grad[key]
+        return F.zero_at(grad, key), F.take(grad, key)
 
 
 _EXPANDED_INDEX_PUT = (
@@ -73,7 +72,7 @@ def setitem(self: Tensor, index: Any, value: Any) -> None:
     0-d, an ``index_put_`` if there are integer or boolean arrays too. If the basic indices
     leave the whole tensor, the write goes to the tensor itself and records its own node
     (``CopyBackwards``, ``FillBackward3``); through a view it records ``CopySlices``.
-    See https://pytorch.org/docs/stable/tensor_view.html
+    See <https://docs.pytorch.org/docs/2.13/tensor_view.html>
     """
     if isinstance(value, (Number, np.generic)):
         value = Tensor._wrap(scalar_for(value, self._data.dtype))
@@ -191,7 +190,7 @@ class MaskedFillBackward0(Node):
 
     def backward(self, grad):
         (mask,) = self.saved_arrays()
-        return np.where(mask, np.zeros((), dtype=grad.dtype), grad)
+        return F.where(mask, 0, grad)
 
 
 class MaskedFillBackward1(MaskedFillBackward0):
@@ -202,8 +201,7 @@ class MaskedFillBackward1(MaskedFillBackward0):
 
     def backward(self, grad):
         (mask,) = self.saved_arrays()
-        zero = np.zeros((), dtype=grad.dtype)
-        return np.where(mask, zero, grad), np.where(mask, grad, zero).sum()
+        return F.where(mask, 0, grad), F.where(mask, grad, 0).sum()
 
 
 def _masked_fill_value(mask: Tensor, value: Any, dtype: np.dtype) -> np.ndarray:
@@ -223,7 +221,7 @@ def masked_fill(input: Tensor, mask: Tensor, value: Any) -> Tensor:
     """``value`` where ``mask`` is True, ``input`` elsewhere; ``mask`` and ``input``
     broadcast together. The usual way to hide positions (attention masks, a gradient to
     drop in a hook) without writing into a tensor that autograd needs.
-    See https://pytorch.org/docs/stable/generated/torch.Tensor.masked_fill.html
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.Tensor.masked_fill.html>
     """
     fill = _masked_fill_value(mask, value, input._data.dtype)
     broadcast_shapes(mask._data.shape, input._data.shape)  # PyTorch's message

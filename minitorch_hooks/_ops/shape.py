@@ -3,7 +3,7 @@
 A view (``view``, ``transpose``, basic indexing, ...) shares memory with its base, as in
 PyTorch, and also its version counter: changing either in place is seen by both. The
 backward of a rearrangement puts each gradient element back where its value came from.
-See https://pytorch.org/docs/stable/tensor_view.html
+See <https://docs.pytorch.org/docs/2.13/tensor_view.html>
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ import numpy as np
 
 from .._tensor import Tensor, _shape_from, _wrap_dim
 from .._warnings import warn_once
+from ..autograd import _formula as F
 from ..autograd.grad_mode import _State
 from ..autograd.graph import Node
 from ._arguments import check_tensor_sequence
@@ -154,7 +155,7 @@ class PermuteBackward0(Node):
     __slots__ = ("dims",)
 
     def backward(self, grad):
-        return grad.transpose(np.argsort(self.dims))
+        return F.permute(grad, np.argsort(self.dims))
 
 
 def permute(input: Tensor, *dims: Any) -> Tensor:
@@ -175,7 +176,7 @@ class TransposeBackward0(Node):
     __slots__ = ("dim0", "dim1")
 
     def backward(self, grad):
-        return np.swapaxes(grad, self.dim0, self.dim1)
+        return F.swapaxes(grad, self.dim0, self.dim1)
 
 
 def transpose(input: Tensor, dim0: int, dim1: int) -> Tensor:
@@ -223,7 +224,7 @@ class UnsqueezeBackward0(Node):
     __slots__ = ("dim",)
 
     def backward(self, grad):
-        return np.squeeze(grad, self.dim)
+        return F.squeeze(grad, self.dim)
 
 
 def unsqueeze(input: Tensor, dim: int) -> Tensor:
@@ -279,7 +280,7 @@ def expand(input: Tensor, *sizes: Any) -> Tensor:
     ``-1`` keeps a dimension's size."""
     data = input._data
     target = expanded_shape(input, _shape_from(sizes))
-    return _as_view(record(expanded(data, target), ExpandBackward0, (input,),
+    return _as_view(record(F.expanded(data, target), ExpandBackward0, (input,),
                            shape=data.shape), input)
 
 
@@ -315,35 +316,19 @@ def expand_as(input: Tensor, other: Tensor) -> Tensor:
     return expand(input, other._data.shape)
 
 
-def expanded(data: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
-    """``data`` repeated along its size-1 (and new leading) dimensions without copying.
-
-    Those dimensions get stride 0: all their elements are one element in memory, as in
-    PyTorch's ``expand``. Unlike ``np.broadcast_to`` the view is writable, because PyTorch
-    lets ``fill_`` and ``zero_`` write through it; the other in-place operations refuse
-    such a tensor (``inplace.check_no_internal_overlap``).
-    """
-    lead = len(shape) - data.ndim
-    strides = (0,) * lead + tuple(stride if size == new_size else 0 for size, new_size, stride
-                                  in zip(data.shape, shape[lead:], data.strides))
-    if data.flags.c_contiguous:  # the usual case, built straight on its memory: 4x faster
-        return np.ndarray(shape, data.dtype, data, 0, strides)
-    return np.lib.stride_tricks.as_strided(data, shape, strides)
-
-
 # -- indexing --------------------------------------------------------------------------
 
 class SelectBackward0(Node):
     __slots__ = ("shape", "index")
+    double_backward = F.SelectBackwardBackward0  # the node its formula records on Tensors
 
     def backward(self, grad):
-        grad_input = np.zeros(self.shape, dtype=grad.dtype)
-        grad_input[self.index] = grad
-        return grad_input
+        return F.scatter(self.shape, self.index, grad, node_type=self.double_backward)
 
 
 class SliceBackward0(SelectBackward0):
     __slots__ = ()
+    double_backward = F.SliceBackwardBackward0
 
 
 class AliasBackward0(Node):
@@ -367,10 +352,8 @@ class IndexBackward0(Node):
         return tuple(saved if raw else saved.tensor(self) for saved in self._saved)
 
     def backward(self, grad):
-        key = _gather_key(zip(self.dims, self.saved_arrays()))
-        grad_input = np.zeros(self.shape, dtype=grad.dtype)
-        np.add.at(grad_input, key, grad)  # repeated indices add up
-        return grad_input
+        key = _gather_key(zip(self.dims, map(F.array, self.saved_arrays())))
+        return F.scatter(self.shape, key, grad, accumulate=True)  # repeated indices add up
 
 
 def getitem(input: Tensor, index: Any) -> Tensor:
@@ -535,7 +518,7 @@ class CatBackward0(Node):
     __slots__ = ("axis", "sizes")
 
     def backward(self, grad):
-        return tuple(np.split(grad, np.cumsum(self.sizes)[:-1], axis=self.axis))
+        return F.split(grad, self.sizes, self.axis)
 
 
 def _joined_arrays(tensors: Sequence[Tensor]) -> list[np.ndarray]:
@@ -573,7 +556,7 @@ class StackBackward0(Node):
     __slots__ = ("axis",)
 
     def backward(self, grad):
-        return tuple(np.moveaxis(grad, self.axis, 0))
+        return F.unbind(grad, self.axis)
 
 
 def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
@@ -601,15 +584,15 @@ class SplitBackward0(Node):
     __slots__ = ("num_outputs", "shape", "axis", "sizes")
 
     def backward(self, *grads):
-        return np.concatenate(self._pieces(grads), axis=self.axis)
+        return F.concatenate(self._pieces(grads), self.axis)
 
-    def _pieces(self, grads: tuple) -> list[np.ndarray]:
-        dtype = next(g.dtype for g in grads if g is not None)
+    def _pieces(self, grads: tuple) -> list[Any]:
+        given = next(g for g in grads if g is not None)
         pieces = []
         for grad, size in zip(grads, self.sizes):
             if grad is None:
                 piece_shape = self.shape[:self.axis] + (size,) + self.shape[self.axis + 1:]
-                grad = np.zeros(piece_shape, dtype=dtype)
+                grad = F.zeros(piece_shape, given)
             pieces.append(grad)
         return pieces
 
@@ -626,9 +609,9 @@ class UnbindBackward0(SplitBackward0):
     __slots__ = ()
 
     def backward(self, *grads):
-        pieces = self._pieces(tuple(None if g is None else np.expand_dims(g, self.axis)
+        pieces = self._pieces(tuple(None if g is None else F.expand_dims(g, self.axis)
                                     for g in grads))
-        return np.concatenate(pieces, axis=self.axis)
+        return F.concatenate(pieces, self.axis)
 
 
 def _record_pieces(input: Tensor, pieces: list[np.ndarray], node_type: type[Node],
@@ -660,7 +643,7 @@ def split(input: Tensor, split_size_or_sections: int | Sequence[int], dim: int =
           ) -> tuple[Tensor, ...]:
     """Views of consecutive pieces along ``dim``: each ``split_size`` long (the last may be
     shorter), or of the listed sizes. They share memory with ``input``.
-    See https://pytorch.org/docs/stable/generated/torch.split.html
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.split.html>
     """
     data = input._data
     sections = split_size_or_sections
@@ -695,7 +678,7 @@ def split(input: Tensor, split_size_or_sections: int | Sequence[int], dim: int =
 def chunk(input: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
     """``split`` into ``chunks`` pieces of equal size, rounded up, so there can be fewer
     (a length of 4 in 3 chunks gives two of 2).
-    See https://pytorch.org/docs/stable/generated/torch.chunk.html
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.chunk.html>
     """
     data = input._data
     if data.ndim == 0:
@@ -711,7 +694,7 @@ def chunk(input: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
 def unbind(input: Tensor, dim: int = 0) -> tuple[Tensor, ...]:
     """Every slice along ``dim``, each without that dimension (``x[0], x[1], ...``), as
     views made by one node.
-    See https://pytorch.org/docs/stable/generated/torch.unbind.html
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.unbind.html>
     """
     data = input._data
     if data.ndim == 0:

@@ -1,7 +1,7 @@
 """``softmax`` and ``log_softmax`` along a dimension, computed stably.
 
 Subtracting the maximum first keeps ``exp`` from overflowing; the result is the same.
-See https://pytorch.org/docs/stable/generated/torch.nn.functional.softmax.html
+See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.functional.softmax.html>
 """
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._tensor import Tensor, _wrap_dim
+from ..autograd import _formula as F
 from ..autograd.graph import Node
 from ._record import record
 from .conversion import to
@@ -25,7 +26,7 @@ class SoftmaxBackward0(Node):
 
     def backward(self, grad):
         (y,) = self.saved_arrays()
-        return y * (grad - (grad * y).sum(axis=self.axis, keepdims=True))
+        return y * (grad - F.sum(grad * y, self.axis, keepdims=True))
 
 
 def softmax(input: Tensor, dim: int, dtype: object = None) -> Tensor:
@@ -48,7 +49,7 @@ class LogSoftmaxBackward0(Node):
 
     def backward(self, grad):
         (result,) = self.saved_arrays()
-        return grad - np.exp(result) * grad.sum(axis=self.axis, keepdims=True)
+        return grad - F.exp(result) * F.sum(grad, self.axis, keepdims=True)
 
 
 def log_softmax(input: Tensor, dim: int, dtype: object = None) -> Tensor:

@@ -7,7 +7,7 @@ gradient, and the view (like every other view of that base, once it is next look
 gets an ``AsStridedBackward0`` that reads its gradient out of the base's. Both find the
 view's region by position in the base's memory.
 See torch/csrc/autograd/variable.cpp (rebase_history) and functions/tensor.cpp, and
-https://pytorch.org/docs/stable/notes/autograd.html#in-place-operations-with-autograd
+<https://docs.pytorch.org/docs/2.13/notes/autograd.html#in-place-operations-with-autograd>
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ import math
 import numpy as np
 
 from .._tensor import Tensor
+from ..autograd import _formula as F
 from ..autograd.engine import run_node
 from ..autograd.function import CUSTOM_FUNCTION_VIEW
 from ..autograd.graph import Node
@@ -74,8 +75,7 @@ class AsStridedBackward0(Node):
 
     def backward(self, grad):
         shape, _ = self._input_meta[0]
-        grad_base = np.zeros(math.prod(shape), dtype=grad.dtype)
-        np.add.at(grad_base, self.positions, grad)
+        grad_base = F.scatter((math.prod(shape),), self.positions, grad, accumulate=True)
         return grad_base.reshape(shape)
 
 
@@ -109,11 +109,12 @@ class CopySlices(Node):
             # An expanded view was filled: its region's gradient cannot be written back
             # into elements that several of its elements share. PyTorch refuses here too.
             raise RuntimeError(INTERNAL_OVERLAP)
-        result = grad.copy()
-        region = result.reshape(-1)  # the same memory: ``result`` is a fresh contiguous copy
-        grads = run_node(self.fn, (np.asarray(region[self.positions]),))
-        region[self.positions] = 0 if grads[0] is None else grads[0]
-        return (result, *grads[1:])
+        flat = grad.reshape(-1)
+        grads = run_node(self.fn, (F.take(flat, self.positions),))
+        result = F.zero_at(flat, self.positions)  # the region's old values are overwritten
+        if grads[0] is not None:  # ... by the gradient for the view's old value
+            result = result + F.scatter(flat.shape, self.positions, grads[0])
+        return (result.reshape(grad.shape), *grads[1:])
 
 
 def rebase_view_history(view: Tensor, fn: Node) -> None:

@@ -1,9 +1,11 @@
 """Automatic differentiation: ``backward``, ``grad``, grad modes and custom Functions.
 
-See https://pytorch.org/docs/stable/autograd.html
+See <https://docs.pytorch.org/docs/2.13/autograd.html>
 """
 
 from __future__ import annotations
+
+import warnings
 
 import numpy as np
 
@@ -11,11 +13,11 @@ from .._tensor import Tensor
 from .engine import run_backward
 from .function import Function, FunctionCtx
 from .grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
-from .gradcheck import GradcheckError, gradcheck
+from .gradcheck import GradcheckError, gradcheck, gradgradcheck
 from .graph import Node
 
 __all__ = ["backward", "grad", "no_grad", "enable_grad", "set_grad_enabled",
-           "is_grad_enabled", "Node", "gradcheck", "GradcheckError",
+           "is_grad_enabled", "Node", "gradcheck", "gradgradcheck", "GradcheckError",
            "Function", "FunctionCtx"]
 
 
@@ -25,9 +27,11 @@ def _as_tuple(x):
     return tuple(x)
 
 
-def _root_grads(outputs: tuple, grad_outputs: tuple) -> list[np.ndarray]:
-    """The gradient to start from at each output: given, or 1 for a scalar output. Checked
-    pair by pair, as PyTorch's ``_make_grads`` does, then counted, as its engine does."""
+def _root_grads(outputs: tuple, grad_outputs: tuple, create_graph: bool) -> list:
+    """The gradient to start from at each output: given, or 1 for a scalar output. Arrays,
+    or under ``create_graph`` Tensors: a given one as it is, so that the gradients depend
+    on it too (a Hessian-vector product differentiates through ``v``). Checked pair by
+    pair, as PyTorch's ``_make_grads`` does, then counted, as its engine does."""
     grads = []
     for i, (output, grad) in enumerate(zip(outputs, grad_outputs)):
         if grad is not None and not isinstance(grad, Tensor):
@@ -39,15 +43,36 @@ def _root_grads(outputs: tuple, grad_outputs: tuple) -> list[np.ndarray]:
             if output._data.dtype.kind != "f":
                 raise RuntimeError("grad can be implicitly created only for real scalar "
                                    f"outputs but got {output.dtype.scalar_name}")
-            grads.append(np.ones_like(output._data))
+            ones = np.ones_like(output._data)
+            grads.append(Tensor._wrap(ones) if create_graph else ones)
             continue
         if grad.shape != output.shape:
             raise RuntimeError(f"Mismatch in shape: grad_output[{i}] has a shape of "
                                f"{grad.shape} and output[{i}] has a shape of {output.shape}.")
-        grads.append(grad._data.astype(output._data.dtype, copy=False))
+        if create_graph:
+            grads.append(grad if grad.dtype is output.dtype else grad.to(output.dtype))
+        else:
+            grads.append(grad._data.astype(output._data.dtype, copy=False))
     if len(grads) != len(outputs):
         raise RuntimeError(f"got {len(outputs)} tensors and {len(grads)} gradients")
     return grads
+
+
+_warned_create_graph = False
+
+
+def _warn_create_graph_cycle() -> None:
+    """PyTorch warns once per process: with ``backward(create_graph=True)`` a leaf's
+    ``.grad`` has a graph that leads back to the leaf."""
+    global _warned_create_graph
+    if not _warned_create_graph:
+        _warned_create_graph = True
+        warnings.warn(
+            "Using backward() with create_graph=True will create a reference cycle between "
+            "the parameter and its gradient which can cause a memory leak. We recommend using "
+            "autograd.grad when creating the graph to avoid this. If you have to use this "
+            "function, make sure to reset the .grad fields of your parameters to None after "
+            "use to break the cycle and avoid the leak.", UserWarning, stacklevel=3)
 
 
 def backward(tensors, grad_tensors=None, retain_graph: bool | None = None,
@@ -55,11 +80,11 @@ def backward(tensors, grad_tensors=None, retain_graph: bool | None = None,
     """Accumulate into ``.grad`` of the graph's leaves the gradient of ``tensors``; with
     ``inputs``, into theirs only, running only the part of the graph that leads to them.
 
-    See https://pytorch.org/docs/stable/generated/torch.autograd.backward.html
+    The pass runs with grad mode set to ``create_graph``; with ``create_graph=True`` it is
+    recorded, so ``.grad`` can be differentiated again. ``retain_graph`` defaults to
+    ``create_graph``, as in PyTorch: a graph one means to differentiate again is kept.
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.autograd.backward.html>
     """
-    if create_graph:
-        raise NotImplementedError("minitorch_hooks does not build graphs of the backward pass "
-                                  "(create_graph=True)")
     outputs = _as_tuple(tensors)
     grad_outputs = _as_tuple(grad_tensors) if grad_tensors is not None else (None,) * len(outputs)
     if inputs is not None:
@@ -70,8 +95,12 @@ def backward(tensors, grad_tensors=None, retain_graph: bool | None = None,
             # As PyTorch does: a non-leaf input keeps its gradient in ``.grad`` from now on
             # (a leaf's lands there anyway), and one that does not require grad is refused.
             tensor.retain_grad()
-    run_backward(outputs, _root_grads(outputs, grad_outputs), bool(retain_graph),
-                 inputs=inputs, accumulate=inputs is not None)
+    if retain_graph is None:
+        retain_graph = create_graph
+    if create_graph:
+        _warn_create_graph_cycle()
+    run_backward(outputs, _root_grads(outputs, grad_outputs, create_graph), bool(retain_graph),
+                 inputs=inputs, accumulate=inputs is not None, create_graph=create_graph)
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph: bool | None = None,
@@ -80,22 +109,26 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph: bool | None = None,
     """The gradients of ``outputs`` with respect to ``inputs``, returned rather than
     accumulated; only the part of the graph between them runs.
 
-    An input the outputs do not depend on gets None with ``allow_unused=True`` (an error
-    otherwise); ``materialize_grads=True`` gives it zeros instead, for code that adds
-    gradients up, and implies ``allow_unused``.
-
-    See https://pytorch.org/docs/stable/generated/torch.autograd.grad.html
+    With ``create_graph=True`` the gradients have a ``grad_fn`` and can be differentiated
+    again; ``retain_graph`` defaults to ``create_graph``. An input the outputs do not depend
+    on gets None with ``allow_unused=True`` (an error otherwise); ``materialize_grads=True``
+    gives it zeros instead, for code that adds gradients up, and implies ``allow_unused``.
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.autograd.grad.html>
     """
-    if create_graph:
-        raise NotImplementedError("minitorch_hooks does not build graphs of the backward pass "
-                                  "(create_graph=True)")
     if materialize_grads and allow_unused is False:
         raise ValueError("Expected allow_unused to be True or not passed when "
                          "materialize_grads=True, but got: allow_unused=False.")
     outputs, inputs = _as_tuple(outputs), _as_tuple(inputs)
     grad_outputs = _as_tuple(grad_outputs) if grad_outputs is not None else (None,) * len(outputs)
-    grads = run_backward(outputs, _root_grads(outputs, grad_outputs), bool(retain_graph),
-                         inputs=inputs, allow_unused=bool(allow_unused or materialize_grads))
-    return tuple(Tensor._wrap(np.array(g, copy=True)) if g is not None
-                 else Tensor._wrap(np.zeros_like(x._data)) if materialize_grads else None
-                 for g, x in zip(grads, inputs))
+    if retain_graph is None:
+        retain_graph = create_graph
+    grads = run_backward(outputs, _root_grads(outputs, grad_outputs, create_graph),
+                         bool(retain_graph), inputs=inputs,
+                         allow_unused=bool(allow_unused or materialize_grads),
+                         create_graph=create_graph)
+    if not create_graph:
+        grads = [None if g is None else Tensor._wrap(np.array(g, copy=True)) for g in grads]
+    if materialize_grads:  # zeros that require grad under create_graph, as in PyTorch
+        grads = [Tensor._wrap(np.zeros_like(x._data), create_graph) if g is None else g
+                 for g, x in zip(grads, inputs)]
+    return tuple(grads)

@@ -8,7 +8,17 @@ The loop is iterative, so a graph of any depth works.
 
 At each node the hooks run in PyTorch's order: the tensor hooks of the tensors it produced,
 then ``retain_grad``, then the node's pre-hooks, then the node itself, then its post-hooks.
-See https://pytorch.org/docs/stable/notes/autograd.html#backward-hooks-execution
+See <https://docs.pytorch.org/docs/2.13/notes/autograd.html#backward-hooks-execution>
+
+Grad mode during the pass is ``create_graph``: off by default, so a hook (or a custom
+Function's backward) that computes something records nothing, and an optimiser step in a
+hook may change a leaf in place. With ``create_graph=True`` it is on, and that one switch
+is also what makes the pass differentiable: the gradients are then Tensors rather than
+NumPy arrays, the backward formulas (written with operators and the helpers of
+``_ops/_formula.py``, which work on both) record nodes like any forward code, and the
+gradients come out with a ``grad_fn``. Without it, the same formulas run on bare arrays and
+pay nothing for the possibility.
+See <https://docs.pytorch.org/docs/2.13/notes/autograd.html#grad-modes>
 """
 
 from __future__ import annotations
@@ -22,9 +32,12 @@ import numpy as np
 
 from .._tensor import Tensor
 from ..utils.hooks import call_hooks, type_name
+from . import _formula
+from .grad_mode import _State, set_grad_enabled
 from .graph import AccumulateGrad, GraphTask, Node, gradient_edge
 
-Grads = list  # one NumPy array (or None) per output of a node
+# One gradient (or None) per output of a node: NumPy arrays, or Tensors under create_graph.
+Grads = list
 
 
 def run_backward(
@@ -34,7 +47,8 @@ def run_backward(
     inputs: Sequence[Tensor] | None = None,
     allow_unused: bool = False,
     accumulate: bool = False,
-) -> list[np.ndarray | None] | None:
+    create_graph: bool = False,
+) -> list[Any] | None:
     """Backpropagate ``root_grads`` from ``roots``.
 
     Without ``inputs`` (``Tensor.backward``) every node runs and leaves accumulate into
@@ -43,6 +57,9 @@ def run_backward(
     ``accumulate`` (``backward(inputs=...)``) only those nodes run too, but the gradients
     accumulate into the inputs' ``.grad``: a leaf's AccumulateGrad runs, and a non-leaf
     keeps its gradient because the caller made it ``retain_grad()``.
+
+    ``root_grads`` are arrays, or Tensors with ``create_graph`` (a given gradient that
+    requires grad is then differentiated through, as for a Hessian-vector product).
     """
     root_edges = []
     for i, root in enumerate(roots):
@@ -56,7 +73,7 @@ def run_backward(
     captures, needed = _plan_captures(inputs, root_edges) if inputs is not None else ({}, None)
     if accumulate:  # PyTorch runs the inputs' own nodes too: a leaf's AccumulateGrad, and a
         needed |= captures.keys()  # non-leaf's grad_fn, which sends on only what is needed
-    captured: list[np.ndarray | None] = [None] * (len(inputs) if inputs is not None else 0)
+    captured: list[Any] = [None] * (len(inputs) if inputs is not None else 0)
 
     buffers: dict[Node, Grads] = {}
     ready: list[tuple[int, Node]] = []  # a heap: the node made last comes out first
@@ -85,11 +102,14 @@ def run_backward(
     task = GraphTask(dependencies if needed is None else needed | captures.keys(),
                      {} if accumulate else captures)
     # Like PyTorch, a backward formula that divides by zero or overflows gives inf/nan
-    # silently; NumPy would warn.
-    with task, np.errstate(all="ignore"):
+    # silently; NumPy would warn. Grad mode is ``create_graph`` for everything the pass
+    # calls; the caller's mode comes back afterwards, also when a hook raises.
+    with task, np.errstate(all="ignore"), set_grad_enabled(create_graph):
         while ready or ready_leaves:
             node = ready_leaves.popleft() if ready_leaves else heapq.heappop(ready)[1]
             grads = buffers.pop(node)
+            # Each node starts in the pass's mode, whatever a hook of an earlier one set.
+            _State.enabled = create_graph
             if needed is not None and node not in needed and node not in captures:
                 continue  # leads to none of the inputs: PyTorch runs neither it nor its hooks
             hooks, at_leaf = node._hooks, type(node) is AccumulateGrad
@@ -185,9 +205,12 @@ def _plan_captures(inputs: Sequence[Tensor], root_edges: Sequence[tuple[Node, in
     return captures, needed
 
 
-def run_node(node: Node, grads: Grads) -> Sequence[np.ndarray | None]:
+def run_node(node: Node, grads: Grads) -> Sequence[Any]:
     """Run one node's formula, then make each gradient match its input's shape and dtype
-    (summing over broadcast dimensions), as PyTorch's ``validate_outputs`` does."""
+    (summing over broadcast dimensions), as PyTorch's ``validate_outputs`` does.
+
+    The gradients are arrays, or Tensors under ``create_graph``: the shape and dtype are
+    read from the array either way, and the rare fix-ups go through ``_formula``."""
     drops_unneeded = node.drops_unneeded_grads
     if drops_unneeded and _all_none(grads):  # no gradient arrived at all
         return (None,) * len(node.next_functions)
@@ -202,10 +225,11 @@ def run_node(node: Node, grads: Grads) -> Sequence[np.ndarray | None]:
                     grad = None
             else:
                 shape, dtype = meta
-                if grad.shape != shape:
-                    grad = sum_to_shape(grad, shape)
-                if grad.dtype is not dtype and grad.dtype != dtype:
-                    grad = grad.astype(dtype)
+                array = grad._data if type(grad) is Tensor else grad
+                if array.shape != shape:
+                    grad = _formula.sum_to_shape(grad, shape)
+                if array.dtype is not dtype and array.dtype != dtype:
+                    grad = _formula.astype(grad, dtype)
         checked.append(grad)
     return checked
 
@@ -216,16 +240,6 @@ def _all_none(grads: Grads) -> bool:
         if grad is not None:
             return False
     return True
-
-
-def sum_to_shape(grad: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
-    """Undo broadcasting: sum the gradient over the dimensions that were expanded."""
-    extra = grad.ndim - len(shape)
-    axes = tuple(range(extra)) + tuple(
-        i + extra for i, size in enumerate(shape) if size == 1 and grad.shape[i + extra] != 1)
-    if axes:
-        grad = grad.sum(axis=axes, keepdims=True)
-    return grad.reshape(shape)
 
 
 # -- hooks at a node ------------------------------------------------------------------------
@@ -247,10 +261,10 @@ def _call_tensor_pre_hooks(node: Node, grads: Grads) -> Grads:
     return grads
 
 
-def _run_tensor_hooks(hooks: dict, grad: np.ndarray, tensor: Any) -> np.ndarray:
+def _run_tensor_hooks(hooks: dict, grad: Any, tensor: Any) -> Any:
     """``tensor`` is the leaf, or ``(node, output_nr)`` for a non-leaf (what a trace shows)."""
-    return call_hooks(hooks.items(), Tensor._wrap(grad), _call_tensor_hook,
-                      site="tensor hook", owner=tensor)._data
+    return _unwrap(call_hooks(hooks.items(), _wrap(grad), _call_tensor_hook,
+                              site="tensor hook", owner=tensor))
 
 
 def _call_tensor_hook(hook_id: int, hook: Callable, grad: Tensor) -> Tensor | None:
@@ -300,22 +314,39 @@ def _node_hook_caller(current: Sequence[Any], kind: str, grad_outputs: tuple = (
     return call
 
 
-def _wrap_all(grads: Sequence[np.ndarray | None]) -> list:
-    return [None if g is None else Tensor._wrap(g) for g in grads]
+def _wrap(grad: Any) -> Tensor:
+    """A gradient as hooks see it: a Tensor (under create_graph it already is one)."""
+    return grad if type(grad) is Tensor else Tensor._wrap(grad)
+
+
+def _unwrap(tensor: Tensor) -> Any:
+    """What a hook returned, back in the engine's form: its array, or under create_graph
+    the Tensor itself, so that a returned tensor with a grad_fn is differentiated through."""
+    return tensor if _State.enabled else tensor._data
+
+
+def _wrap_all(grads: Sequence[Any]) -> list:
+    return [None if g is None else _wrap(g) for g in grads]
 
 
 def _unwrap_all(grads: Sequence[Any]) -> list:
-    return [None if g is None else g._data for g in grads]
+    return [None if g is None else _unwrap(g) for g in grads]
 
 
 # -- where gradients end up -------------------------------------------------------------------
 
-def _accumulate(leaf: Tensor, grad: np.ndarray | None) -> None:
-    """Add into ``leaf.grad`` (in place after the first time, like PyTorch), then run the
-    leaf's post-accumulate-grad hooks."""
+def _accumulate(leaf: Tensor, grad: Any) -> None:
+    """Add into ``leaf.grad``, then run the leaf's post-accumulate-grad hooks.
+
+    As in PyTorch's ``AccumulateGrad``: the first gradient is stored as a copy; later ones
+    are added in place, except under create_graph, where ``.grad`` becomes the new tensor
+    ``grad + new`` so that the sum stays differentiable (the first copy is then a
+    ``copy_``, whose ``CopyBackwards`` leads back to the gradient's graph)."""
     if grad is None:
         return
-    if leaf._grad is None:
+    if type(grad) is Tensor:
+        leaf._grad = _formula.copy(grad) if leaf._grad is None else leaf._grad + grad
+    elif leaf._grad is None:
         leaf._grad = Tensor._wrap(np.array(grad, copy=True))
     else:
         leaf._grad._data += grad
@@ -338,9 +369,12 @@ def _call_post_accumulate_grad_hook(hook_id: int, hook: Callable, tensor: Tensor
     return result
 
 
-def _retain(tensor: Tensor, grad: np.ndarray) -> None:
-    """``retain_grad()``: keep a non-leaf's gradient in ``.grad`` (a copy, then a sum)."""
-    if tensor._grad is None:
+def _retain(tensor: Tensor, grad: Any) -> None:
+    """``retain_grad()``: keep a non-leaf's gradient in ``.grad`` (a clone, then a sum,
+    both recorded under create_graph as in PyTorch)."""
+    if type(grad) is Tensor:
+        tensor._grad = grad.clone() if tensor._grad is None else tensor._grad + grad
+    elif tensor._grad is None:
         tensor._grad = Tensor._wrap(np.array(grad, copy=True))
     else:
         tensor._grad = Tensor._wrap(tensor._grad._data + grad)

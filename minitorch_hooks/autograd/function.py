@@ -5,12 +5,14 @@ and connects the node to the outputs. The node *is* the ``ctx`` that ``forward``
 ``backward`` receive: what forward stores on it, ``out.grad_fn`` shows. Full backward
 hooks on modules are built from exactly such a function (``BackwardHookFunction``, an
 identity), which is why their grads appear at that node.
-See https://pytorch.org/docs/stable/notes/extending.html#extending-torch-autograd
+See <https://docs.pytorch.org/docs/2.13/notes/extending.html#extending-torch-autograd>
 """
 
 from __future__ import annotations
 
+import functools
 import warnings
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -101,20 +103,24 @@ class BackwardCFunction(Node, FunctionCtx):
         # its grad_fn, this node, in a reference cycle that only the garbage collector frees.
         self.to_save = None
 
-    def backward(self, *grad_outputs: np.ndarray | None) -> tuple:
+    def backward(self, *grad_outputs: Any) -> tuple:
+        """Run the Function's backward on Tensors, with grad mode as the engine set it:
+        off, or on under create_graph, so that what it computes is recorded and can be
+        differentiated again (unless it is ``@once_differentiable``)."""
         if self.materialize_grads:
             grad_outputs = [np.zeros(shape, dtype) if g is None else g
                             for g, (shape, dtype) in zip(grad_outputs, self._output_meta)]
-        wrapped = [None if g is None else Tensor._wrap(g) for g in grad_outputs]
-        with no_grad():
-            results = self._forward_cls.backward(self, *wrapped)
+        wrapped = [g if g is None or type(g) is Tensor else Tensor._wrap(g)
+                   for g in grad_outputs]
+        results = self._forward_cls.backward(self, *wrapped)
         return self._check(results if isinstance(results, tuple) else (results,))
 
     def _check(self, results: tuple) -> tuple:
         """What PyTorch checks of what a backward returned: one gradient per argument of
         forward (extra Nones dropped), None for each argument that is not a tensor, and
         tensors whose shape the input can be expanded to (the engine then sums and casts
-        them to the input's shape and dtype). The arrays for the node's edges, or None."""
+        them to the input's shape and dtype). The arrays for the node's edges (the Tensors
+        under create_graph), or None."""
         expected = len(self.needs_input_grad)
         if len(results) > expected and all(r is None for r in results[expected:]):
             results = results[:expected]
@@ -132,7 +138,7 @@ class BackwardCFunction(Node, FunctionCtx):
                 continue
             if result is not None and not isinstance(result, Tensor):
                 raise RuntimeError(f"expected Variable or None (got {type_name(result)})")
-            grads.append(None if result is None else result._data)
+            grads.append(result if result is None or _State.enabled else result._data)
         for index, (grad, meta) in enumerate(zip(grads, self._input_meta)):
             if grad is not None and meta is not None and not _expands_to(meta[0], grad.shape):
                 raise RuntimeError(
@@ -171,7 +177,7 @@ class Function:
         raise RuntimeError("Legacy autograd function with non-static forward method is "
                            "deprecated. Please use new-style autograd function with static "
                            "forward method. (Example: "
-                           "https://pytorch.org/docs/stable/autograd.html#torch.autograd.Function)")
+                           "<https://docs.pytorch.org/docs/2.13/autograd.html#torch.autograd.Function>)")
 
     @staticmethod
     def forward(ctx: FunctionCtx, *args: Any) -> Any:
@@ -266,3 +272,49 @@ CUSTOM_FUNCTION_VIEW = (
     "as-is) and the autograd logic to handle view+inplace would override the custom "
     "backward associated with the custom Function, leading to incorrect gradients. This "
     "behavior is forbidden. You can fix this by cloning the output of the custom Function.")
+
+
+class Error(Node):
+    """The node that ``once_differentiable`` puts on its gradients under create_graph: it
+    raises if a second backward reaches it (PyTorch's ``DelayedError``)."""
+
+    __slots__ = ("num_outputs",)
+
+    def name(self) -> str:
+        return "torch::autograd::Error"
+
+    def backward(self, *grads: Any) -> Any:
+        raise RuntimeError("trying to differentiate twice a function that was marked with "
+                           "@once_differentiable")
+
+
+def once_differentiable(fn: Callable) -> Callable:
+    """Mark a Function's backward as computing on values only, not differentiably.
+
+    It runs with grad mode off. If the pass is building a graph (create_graph) and some
+    incoming gradient requires grad, each gradient it returns is given an :class:`Error`
+    node: differentiating through it again raises, rather than silently giving a wrong
+    second derivative.
+    See <https://docs.pytorch.org/docs/2.13/notes/extending.html#extending-torch-autograd>
+    """
+    @functools.wraps(fn)
+    def wrapper(ctx: Any, *args: Any) -> Any:
+        with no_grad():
+            outputs = fn(ctx, *args)
+        if not _State.enabled or not any(isinstance(a, Tensor) and a.requires_grad
+                                         for a in args):
+            return outputs
+        is_tuple = isinstance(outputs, tuple)
+        leaves = [o.detach().requires_grad_() if isinstance(o, Tensor) else o
+                  for o in (outputs if is_tuple else (outputs,))]
+        node = Error([leaf for leaf in leaves if isinstance(leaf, Tensor)])
+        node.num_outputs = len(leaves)
+        results = []
+        for output_nr, leaf in enumerate(leaves):
+            if isinstance(leaf, Tensor):
+                leaf = Tensor._wrap(leaf._data)
+                leaf.grad_fn, leaf._output_nr, leaf._requires_grad = node, output_nr, True
+            results.append(leaf)
+        return tuple(results) if is_tuple else results[0]
+
+    return wrapper

@@ -3,7 +3,7 @@
 While recording is off, operations build no graph: their results have no ``grad_fn`` and do
 not require grad. That is how optimisers update weights in place and how evaluation avoids
 keeping intermediate values. Each works as a context manager and as a decorator.
-See https://pytorch.org/docs/stable/notes/autograd.html#locally-disabling-gradient-computation
+See <https://docs.pytorch.org/docs/2.13/notes/autograd.html#locally-disabling-gradient-computation>
 """
 
 from __future__ import annotations

@@ -3,7 +3,10 @@
 For every input element, nudge it by ``±eps`` and watch how each output element moves
 (the numerical Jacobian); then ask autograd for the same Jacobian one output element at
 a time. In float64 the two agree closely when the backward formulas are right.
-See https://pytorch.org/docs/stable/generated/torch.autograd.gradcheck.html
+See <https://docs.pytorch.org/docs/2.13/generated/torch.autograd.gradcheck.html>
+
+``gradgradcheck`` does the same for second derivatives: it gradchecks the function that
+computes the gradients with ``create_graph=True``.
 """
 
 from __future__ import annotations
@@ -12,8 +15,6 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-
-from .grad_mode import no_grad
 
 
 class GradcheckError(RuntimeError):
@@ -25,19 +26,18 @@ def _as_tuple(x: Any) -> tuple:
 
 
 def _numerical_jacobian(func: Callable, inputs: tuple, index: int, eps: float) -> np.ndarray:
-    """Central differences for one input: one column per input element."""
+    """Central differences for one input: one column per input element. (Grad mode stays
+    as it is: ``func`` may itself differentiate, as in :func:`gradgradcheck`.)"""
     target = inputs[index]
-    with no_grad():
-        outputs = _as_tuple(func(*inputs))
+    outputs = _as_tuple(func(*inputs))
     columns = []
     flat = target._data.reshape(-1)  # a view, so the nudges reach the tensor
     for i in range(flat.size):
         original = flat[i]
-        with no_grad():
-            flat[i] = original + eps
-            plus = [o._data.astype(np.float64).ravel() for o in _as_tuple(func(*inputs))]
-            flat[i] = original - eps
-            minus = [o._data.astype(np.float64).ravel() for o in _as_tuple(func(*inputs))]
+        flat[i] = original + eps
+        plus = [o._data.astype(np.float64).ravel() for o in _as_tuple(func(*inputs))]
+        flat[i] = original - eps
+        minus = [o._data.astype(np.float64).ravel() for o in _as_tuple(func(*inputs))]
         flat[i] = original
         columns.append(np.concatenate([(p - m) / (2 * eps) for p, m in zip(plus, minus)]))
     rows = sum(o._data.size for o in outputs)
@@ -53,6 +53,9 @@ def _analytical_jacobian(func: Callable, inputs: tuple, index: int) -> np.ndarra
     target = inputs[index]
     rows = []
     for output in outputs:
+        if not output.requires_grad:  # no graph: its Jacobian is zero
+            rows += [np.zeros(target._data.size)] * output._data.size
+            continue
         for i in range(output._data.size):
             seed = np.zeros(output._data.shape, dtype=output._data.dtype)
             seed.reshape(-1)[i] = 1
@@ -84,3 +87,39 @@ def gradcheck(func: Callable, inputs: Any, *, eps: float = 1e-6, atol: float = 1
             return False
     return True
 
+
+
+def gradgradcheck(func: Callable, inputs: Any, grad_outputs: Any = None, *,
+                  eps: float = 1e-6, atol: float = 1e-5, rtol: float = 1e-3,
+                  raise_exception: bool = True) -> bool:
+    """True when the second derivatives of ``func`` at ``inputs`` match finite differences.
+
+    As in PyTorch: with ``grad_outputs`` (one per output; random ones in ``[-1, 1)`` that
+    require grad when omitted) the function ``(inputs, grad_outputs) -> gradients of the
+    inputs`` is built with ``create_graph=True`` and handed to :func:`gradcheck`, so both
+    the inputs and the ``grad_outputs`` are checked.
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.autograd.gradcheck.gradgradcheck.html>
+    """
+    from .. import autograd
+    from .._tensor import Tensor
+
+    inputs = _as_tuple(inputs)
+    if grad_outputs is None:
+        rng = np.random.default_rng(0)
+        grad_outputs = tuple(
+            Tensor._wrap(rng.uniform(-1, 1, o._data.shape).astype(o._data.dtype),
+                         requires_grad=True)
+            for o in _as_tuple(func(*inputs)) if o.requires_grad)
+    grad_outputs = _as_tuple(grad_outputs)
+    count = len(grad_outputs)
+
+    def first_derivatives(*args: Any) -> tuple:
+        outputs = [o for o in _as_tuple(func(*args[:-count])) if o.requires_grad]
+        differentiable = [x for x in args[:-count]
+                          if isinstance(x, Tensor) and x.requires_grad]
+        grads = autograd.grad(outputs, differentiable, args[-count:], create_graph=True,
+                              allow_unused=True)
+        return tuple(g for g in grads if g is not None)
+
+    return gradcheck(first_derivatives, inputs + grad_outputs, eps=eps, atol=atol, rtol=rtol,
+                     raise_exception=raise_exception)

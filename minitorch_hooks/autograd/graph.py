@@ -4,11 +4,12 @@ Each operation that takes a tensor requiring grad leaves behind a node (``MulBac
 ``SumBackward0``, ...) that knows how to turn the gradient of its output into gradients of
 its inputs, and where those go next (``next_functions``). A leaf tensor's gradient arrives
 at its :class:`AccumulateGrad` node, which adds it into ``.grad``.
-See https://pytorch.org/docs/stable/autograd.html#torch.autograd.graph.Node
+See <https://docs.pytorch.org/docs/2.13/autograd.html#torch.autograd.graph.Node>
 """
 
 from __future__ import annotations
 
+import functools
 import itertools
 import weakref
 from collections import OrderedDict
@@ -19,9 +20,12 @@ import numpy as np
 
 from .._tensor import Tensor
 from ..utils.hooks import RemovableHandle, check_callable
+from .grad_mode import _State
 from .saved_tensors import (  # noqa: F401 - PyTorch has the hooks in autograd.graph
     SavedTensor,
     disable_saved_tensors_hooks,
+    hooks_state,
+    restore_hooks_state,
     save_on_cpu,
     saved_tensors_hooks,
 )
@@ -46,9 +50,11 @@ _FREED = (
 class Node:
     """One step of the backward graph.
 
-    Subclasses implement ``backward(*grad_outputs)`` on NumPy arrays and return one gradient
-    per entry of ``next_functions``. The engine reduces broadcast gradients and casts dtypes
-    afterwards (``_input_meta``), so a formula never has to.
+    Subclasses implement ``backward(*grad_outputs)`` and return one gradient per entry of
+    ``next_functions``. The formula runs on NumPy arrays, or on Tensors under create_graph,
+    so it uses only operators and the helpers of ``autograd/_formula.py``. The engine
+    reduces broadcast gradients and casts dtypes afterwards (``_input_meta``), so a formula
+    never has to.
     """
 
     # Slots only, no ``__dict__``: like PyTorch's nodes, a node takes no attributes of the
@@ -90,7 +96,7 @@ class Node:
     def metadata(self) -> dict:
         """A dict of this node's own, empty at first and kept as long as the node: where
         hooks can leave notes about it (which module made it, say).
-        See https://pytorch.org/docs/stable/generated/torch.autograd.graph.Node.metadata.html
+        See <https://docs.pytorch.org/docs/2.13/generated/torch.autograd.graph.Node.metadata.html>
         """
         try:
             return self._metadata
@@ -129,13 +135,21 @@ class Node:
             return Tensor._wrap(np.asarray(saved))
         return saved.tensor(self)
 
-    def saved_arrays(self) -> tuple[np.ndarray, ...]:
-        """The saved values, checked against in-place changes and against being freed."""
+    def saved_arrays(self) -> list[Any]:
+        """The saved values, checked against in-place changes and against being freed.
+
+        NumPy arrays, or under create_graph (grad mode on during backward) the saved
+        tensors themselves, so that the formula's result depends on them in the new graph:
+        a saved input is the very tensor, a saved output one with this node as grad_fn.
+        """
         if self._saved is None:
             raise RuntimeError(_FREED)
+        if _State.enabled:
+            return [saved.tensor(self) if type(saved) is SavedTensor else saved
+                    for saved in self._saved]
         arrays = []  # a plain loop: before Python 3.12 a comprehension is a function call
         for saved in self._saved:
-            arrays.append(saved.unpack(self) if type(saved) is SavedTensor else saved)
+            arrays.append(saved.array(self) if type(saved) is SavedTensor else saved)
         return arrays
 
     def _save_output(self, tensor: Tensor) -> None:
@@ -149,18 +163,18 @@ class Node:
         a saved output must now watch ``tensor``'s memory and version, as in PyTorch, where
         the output *is* that tensor."""
         for saved in self._saved:
-            if type(saved) is SavedTensor and saved._tensor is None and saved.data is not None:
-                saved.data, saved._version_counter = tensor._data, tensor._version_counter
+            if type(saved) is SavedTensor and saved._tensor is None and saved._array is not None:
+                saved._array, saved._version_counter = tensor._data, tensor._version_counter
                 saved._saved_version = tensor._version_counter[0]
 
-    def backward(self, *grad_outputs: np.ndarray) -> Any:
+    def backward(self, *grad_outputs: Any) -> Any:
         raise NotImplementedError(f"{self.name()} has no backward formula")
 
     # -- hooks ----------------------------------------------------------------------------
     def register_prehook(self, fn: Callable) -> RemovableHandle:
         """``fn(grad_outputs)`` runs before this node; a returned tuple replaces them.
 
-        See https://pytorch.org/docs/stable/generated/torch.autograd.graph.Node.register_prehook.html
+        See <https://docs.pytorch.org/docs/2.13/generated/torch.autograd.graph.Node.register_prehook.html>
         """
         return _add_hook(self._hook_registry().pre, fn)
 
@@ -168,7 +182,7 @@ class Node:
         """``fn(grad_inputs, grad_outputs)`` runs after this node; a returned tuple
         replaces ``grad_inputs``, the gradients sent on to ``next_functions``.
 
-        See https://pytorch.org/docs/stable/generated/torch.autograd.graph.Node.register_hook.html
+        See <https://docs.pytorch.org/docs/2.13/generated/torch.autograd.graph.Node.register_hook.html>
         """
         return _add_hook(self._hook_registry().post, fn)
 
@@ -267,7 +281,7 @@ class GraphTask:
     see it: a number of its own, and the nodes it will run (PyTorch's ``exec_info``).
     The engine enters it while it runs."""
 
-    __slots__ = ("id", "nodes", "captures")
+    __slots__ = ("id", "nodes", "captures", "saved_hooks_state")
     _ids = itertools.count()
 
     def __init__(self, nodes: Any, captures: Any) -> None:
@@ -276,9 +290,12 @@ class GraphTask:
 
     def __enter__(self) -> GraphTask:
         _running.append(self)
+        # Saved-tensor hooks entered or left by a hook during the run stay inside it.
+        self.saved_hooks_state = hooks_state()
         return self
 
     def __exit__(self, *exc_info: object) -> None:
+        restore_hooks_state(self.saved_hooks_state)
         _running.pop()
 
 
@@ -317,14 +334,17 @@ def register_multi_grad_hook(tensors: Sequence[Tensor], fn: Callable, *,
 
     Built as PyTorch builds it, from plain tensor hooks (one per tensor) that count, per
     backward run, how many of the expected gradients have arrived. So it fires among the
-    tensor hooks, in registration order, and its return value is ignored.
-    See https://pytorch.org/docs/stable/autograd.html#torch.autograd.graph.register_multi_grad_hook
+    tensor hooks, in registration order, and its return value is ignored. The tensor
+    hooks carry PyTorch's names (``fn``'s own in "any" mode, ``inner_hook`` in "all"
+    mode), so that a trace of either library shows the same calls.
+    See <https://docs.pytorch.org/docs/2.13/autograd.html#torch.autograd.graph.register_multi_grad_hook>
     """
     if mode not in ("all", "any"):
         raise ValueError(f"Expects mode to be one of ('all', 'any') but got {mode}")
     if mode == "any":
         fired: set[int] = set()  # the backward runs in which ``fn`` has run
 
+        @functools.wraps(fn)
         def on_first_grad(grad: Tensor) -> None:
             task_id = current_graph_task_id()
             if task_id not in fired:
@@ -339,7 +359,7 @@ def register_multi_grad_hook(tensors: Sequence[Tensor], fn: Callable, *,
     waiting: dict[int, int] = {}  # per backward run: how many are still to come
 
     def hook_for(index: int) -> Callable[[Tensor], None]:
-        def on_grad(grad: Tensor) -> None:
+        def inner_hook(grad: Tensor) -> None:
             task_id = current_graph_task_id()
             if task_id not in arrived:  # the first of this run: how many will come?
                 arrived[task_id] = [None] * len(tensors)
@@ -350,7 +370,7 @@ def register_multi_grad_hook(tensors: Sequence[Tensor], fn: Callable, *,
                 del waiting[task_id]
                 fn(arrived.pop(task_id))
 
-        return on_grad
+        return inner_hook
 
     return _MultiHandle(tuple(t.register_hook(hook_for(i)) for i, t in enumerate(tensors)))
 

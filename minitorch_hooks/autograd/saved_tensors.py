@@ -8,11 +8,12 @@ Under ``saved_tensors_hooks(pack_hook, unpack_hook)`` a tensor is not kept at al
 ``pack_hook(tensor)`` returns is kept instead, and ``unpack_hook(packed)`` gives a tensor
 back when backward needs it. That is how activations can be stored compressed, on disk or
 on another device (``save_on_cpu``), and how one can watch what autograd saves.
-See https://pytorch.org/docs/stable/notes/autograd.html#hooks-for-saved-tensors
+See <https://docs.pytorch.org/docs/2.13/notes/autograd.html#hooks-for-saved-tensors>
 """
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -30,6 +31,9 @@ from .grad_mode import no_grad
 _hooks_stack: list[tuple[Callable, Callable]] = []
 _disabled_message: str | None = None
 
+_UNPACKED_OUTPUT = (
+    "Trying to use a saved tensor that has been detached in-place, i.e. with .detach_().This "
+    "is not supported, please use out-of-place `.detach()` instead")
 _PACK_CHANGED_INPUT = (
     "A saved tensor pack hook is modifying its input in place. Tensors provided as input to "
     "pack hook cannot be modified by in-place operations as this can lead to unexpected "
@@ -46,11 +50,11 @@ class SavedTensor:
     not checked: the hook decided what to keep, perhaps a copy.
     """
 
-    __slots__ = ("data", "_version_counter", "_saved_version", "_tensor", "_output_nr",
+    __slots__ = ("_array", "_version_counter", "_saved_version", "_tensor", "_output_nr",
                  "_requires_grad", "_packed", "_unpack_hook")
 
     def __init__(self, tensor: Tensor, is_output: bool = False) -> None:
-        self.data = tensor._data
+        self._array = tensor._data
         self._version_counter = tensor._version_counter
         self._saved_version = tensor._version_counter[0]
         # An input is kept itself, so that the error can name the node that produces it
@@ -70,7 +74,23 @@ class SavedTensor:
             self._packed = traced(pack_hook, "pack hook", None)(tensor)
         if tensor._version_counter[0] != self._saved_version:
             raise RuntimeError(_PACK_CHANGED_INPUT)
-        self._unpack_hook, self.data = unpack_hook, None
+        self._unpack_hook, self._array = unpack_hook, None
+
+    @property
+    def data(self) -> Any:
+        """What is kept, as PyTorch's ``SavedTensor.data`` shows it: what the pack hook
+        returned, as is; else a saved input itself, or a saved output detached (the output
+        itself would hold its own node alive from inside that node)."""
+        if self._unpack_hook is not None:
+            return self._packed
+        if self._tensor is not None:
+            return self._tensor
+        return Tensor._wrap(self._array)
+
+    @property
+    def unpack_hook(self) -> Callable[[Any], Tensor] | None:
+        """The hook that will give the tensor back, or None if no hook packed it."""
+        return self._unpack_hook
 
     def register_hooks(self, pack_hook: Callable[[Tensor], Any],
                        unpack_hook: Callable[[Any], Tensor]) -> None:
@@ -81,15 +101,24 @@ class SavedTensor:
                                "already been set. Hint: only one pair of hooks is allowed at "
                                "a time.")
         _check_callable(pack_hook, unpack_hook)
-        tensor = self._tensor if self._tensor is not None else Tensor._wrap(self.data)
+        tensor = self._tensor if self._tensor is not None else Tensor._wrap(self._array)
         self._pack(tensor, pack_hook, unpack_hook)
+
+    def unpack(self) -> Tensor:
+        """The saved tensor, outside any backward (PyTorch's ``SavedTensor.unpack()``): a
+        saved input itself, or what the unpack hook gives back, as a tensor in the input's
+        place. A saved output has no node to hang from here, which PyTorch reports as a
+        detached tensor."""
+        if self._tensor is None and self._requires_grad:
+            raise RuntimeError(_UNPACKED_OUTPUT)
+        return self.tensor(None)
 
     def tensor(self, node: Any) -> Tensor:
         """The saved tensor, as backward's formulas see it but as a tensor again: an input
         is the input itself; an output, or what an unpack hook gave back, is a new tensor
         in the saved tensor's place in the graph (an output keeps ``node`` as grad_fn).
         What ``grad_fn._saved_self`` and a custom Function's ``saved_tensors`` return."""
-        array = self.unpack(node)
+        array = self.array(node)
         if self._tensor is None:
             place = (node if self._requires_grad else None, self._output_nr, self._requires_grad)
         elif self._unpack_hook is None:
@@ -100,9 +129,16 @@ class SavedTensor:
         grad_fn, output_nr, requires_grad = place
         tensor = Tensor._wrap(array, requires_grad=requires_grad)
         tensor.grad_fn, tensor._output_nr = grad_fn, output_nr
+        if requires_grad and grad_fn is None:
+            # An unpacked leaf is a new leaf, but its gradients still reach the original's
+            # .grad: PyTorch gives it the original's AccumulateGrad node.
+            from .graph import grad_accumulator  # graph.py imports this module
+            tensor._grad_accumulator = weakref.ref(grad_accumulator(self._tensor))
         return tensor
 
-    def unpack(self, node: Any) -> np.ndarray:
+    def array(self, node: Any) -> np.ndarray:
+        """The saved values for ``node``'s formula: from the unpack hook, or checked against
+        in-place changes since saving."""
         if self._unpack_hook is not None:
             with no_grad():
                 tensor = traced(self._unpack_hook, "unpack hook", None)(self._packed)
@@ -116,9 +152,9 @@ class SavedTensor:
                 grad_fn, output_nr = node, self._output_nr
             else:
                 grad_fn, output_nr = self._tensor.grad_fn, self._tensor._output_nr
-            raise RuntimeError(_modified_message(self.data, grad_fn, output_nr, current,
+            raise RuntimeError(_modified_message(self._array, grad_fn, output_nr, current,
                                                  self._saved_version))
-        return self.data
+        return self._array
 
 
 def _check_callable(*hooks: object) -> None:
@@ -148,6 +184,20 @@ def op_name(node: Any) -> str:
     return name[: name.rindex("Backward")] if "Backward" in name else name
 
 
+def hooks_state() -> tuple[list[tuple[Callable, Callable]], str | None]:
+    """The saved-tensor hooks in force and the disabling message, to put back later."""
+    return list(_hooks_stack), _disabled_message
+
+
+def restore_hooks_state(state: tuple[list[tuple[Callable, Callable]], str | None]) -> None:
+    """Put back what :func:`hooks_state` returned. PyTorch keeps these hooks in
+    thread-local state that its engine captures when backward starts and puts back when it
+    ends, so a hook that enters or leaves a ``saved_tensors_hooks`` context during backward
+    changes nothing outside that backward."""
+    global _disabled_message
+    _hooks_stack[:], _disabled_message = state
+
+
 class saved_tensors_hooks:  # noqa: N801 - torch's name
     """Within this context, each tensor an operation saves for backward goes through
     ``pack_hook(tensor)``, and what that returns is kept; backward gets the tensor back from
@@ -156,7 +206,7 @@ class saved_tensors_hooks:  # noqa: N801 - torch's name
     The hooks that count are those in force when the tensor is *saved*, not when backward
     runs. ``pack_hook`` must not change its input in place; to avoid a reference cycle it
     should not return the tensor itself but, say, ``tensor.detach()``.
-    See https://pytorch.org/docs/stable/autograd.html#torch.autograd.graph.saved_tensors_hooks
+    See <https://docs.pytorch.org/docs/2.13/autograd.html#torch.autograd.graph.saved_tensors_hooks>
     """
 
     def __init__(self, pack_hook: Callable[[Tensor], Any],
@@ -171,13 +221,17 @@ class saved_tensors_hooks:  # noqa: N801 - torch's name
         _hooks_stack.append((self.pack_hook, self.unpack_hook))
 
     def __exit__(self, *exc_info: object) -> None:
+        # Leaving pops the innermost pair, whichever context entered it, as PyTorch does.
+        if not _hooks_stack:  # PyTorch's internal assert fails here: a RuntimeError too
+            raise RuntimeError("saved_tensors_hooks: leaving a context with no saved tensor "
+                               "hooks in force (more exits than enters)")
         _hooks_stack.pop()
 
 
 class save_on_cpu(saved_tensors_hooks):  # noqa: N801 - torch's name
     """Keep saved tensors on the CPU and move them back for backward. Everything here is
     on the CPU already, so, as PyTorch does for CPU tensors, nothing is copied.
-    See https://pytorch.org/docs/stable/autograd.html#torch.autograd.graph.save_on_cpu
+    See <https://docs.pytorch.org/docs/2.13/autograd.html#torch.autograd.graph.save_on_cpu>
     """
 
     def __init__(self, pin_memory: bool = False, device_type: str = "cuda") -> None:
@@ -191,7 +245,7 @@ def disable_saved_tensors_hooks(error_message: str) -> Iterator[None]:
     """Refuse saved tensor hooks within this context: entering ``saved_tensors_hooks`` (or
     this context while hooks are in force) raises ``RuntimeError(error_message)``. For code
     that cannot work with packed tensors.
-    See https://pytorch.org/docs/stable/autograd.html#torch.autograd.graph.disable_saved_tensors_hooks
+    See <https://docs.pytorch.org/docs/2.13/autograd.html#torch.autograd.graph.disable_saved_tensors_hooks>
     """
     global _disabled_message
     if _hooks_stack:

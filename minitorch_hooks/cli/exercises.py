@@ -1,13 +1,19 @@
-"""``minitorch-hooks start N`` and ``minitorch-hooks check [N | --all | --list]``.
+"""``minitorch-hooks show N``, ``start N`` and ``check [N | --all | --list]``.
 
-``start N`` copies exercise N's starter file into the current directory, and never
-overwrites one that is there: that file is the learner's work. ``check N`` runs exercise
-N's checks (``minitorch_hooks/tutorials/``) on the learner's copy in the current
-directory, or on the starter in place when there is none, and prints one line per check:
-passed, failed (with the reason and a hint), not done yet, or skipped. It says which file
-it checked and exits with 0 only when every check passed (a comparison with PyTorch
-skipped because it is not installed does not count). ``--solution`` checks the
-reference solutions instead, which is how to see that the checks themselves pass.
+``show N`` prints exercise N's text. ``start N`` copies its starter file and its text into
+the current directory, and never overwrites one that is there: that file is the learner's
+work. ``check N`` runs exercise N's checks (``minitorch_hooks/tutorials/``) on the
+learner's work in the current directory (the ``.py`` copy, or its notebook when that was
+saved last), or on the starter in place when there is none, and prints one line per check:
+passed, failed, not done yet, or skipped. It says which file it checked, warns when a
+notebook there is not paired with the ``.py`` file, and exits with 0 only when every check
+passed (a comparison with PyTorch skipped because it is not installed does not count).
+``--solution`` checks the reference solutions instead, which is how to see that the checks
+themselves pass.
+
+Hints come in stages, so that a learner gets to think first: a failed step shows what was
+observed against what was expected; its hint comes with ``--hint``, or when the same step
+fails again in a later run (``hint_memory.py`` remembers the failures).
 """
 
 from __future__ import annotations
@@ -15,10 +21,14 @@ from __future__ import annotations
 import argparse
 import sys
 import textwrap
+from dataclasses import dataclass
 from pathlib import Path
 
-from ..tutorials import EXERCISES, Exercise
-from ..tutorials.checking import Result, describe_error, run_exercise
+from ..tutorials import EXERCISES, NUMBERS, Exercise, by_number
+from ..tutorials.checking import Check, Result, check_source, describe_error, run_exercise
+from ..tutorials.notebooks import PAIR_COMMAND, is_paired
+from .hint_memory import HintMemory
+from .pager import show
 
 _RESET, _BOLD, _DIM = "\033[0m", "\033[1m", "\033[2m"
 _RED, _GREEN, _YELLOW = "\033[31m", "\033[32m", "\033[33m"
@@ -29,56 +39,96 @@ _FANCY = {"pass": (_GREEN, "✓"), "fail": (_RED, "✗"), "todo": (_YELLOW, "○
 _PLAIN = {"pass": "PASS", "fail": "FAIL", "todo": "TODO", "skip": "SKIP"}
 _PRINTED_LINES = 5  # of what the learner's code printed, shown under a failed check
 _WIDTH = 88
+_CHECK_LINES = 30  # a failed check's code is shown up to this length
 
 
 def add_exercise_commands(commands: argparse._SubParsersAction) -> None:
-    """Add ``start`` and ``check`` to the subcommands of ``minitorch-hooks``."""
-    count = len(EXERCISES)
+    """Add ``show``, ``start`` and ``check`` to the subcommands of ``minitorch-hooks``."""
+    number_help = f"the exercise ({NUMBERS[0]} to {NUMBERS[-1]})"
+    show_text = commands.add_parser(
+        "show", help="print exercise N's text",
+        description=("Print exercise N's text: what to build, step by step. At a "
+                     "terminal, long text goes through a pager ($PAGER, or less -R)."))
+    show_text.add_argument("number", type=int, choices=NUMBERS, metavar="N",
+                           help=number_help)
+    show_text.add_argument("--no-pager", action="store_true",
+                           help="print straight to the terminal, without a pager")
+    show_text.set_defaults(handler=run_show)
+
     start = commands.add_parser(
-        "start", help="copy exercise N's starter file here, to fill in",
-        description=("Copy exercise N's starter file into the current directory. Fill in "
-                     "its gaps, then run 'minitorch-hooks check N'. An existing file is "
-                     "never overwritten."))
-    start.add_argument("number", type=int, choices=range(1, count + 1), metavar="N",
-                       help=f"the exercise (1 to {count})")
+        "start", help="copy exercise N's starter file and text here, to fill in",
+        description=("Copy exercise N's starter file, and its text as a .md file beside "
+                     "it, into the current directory. Fill in the gaps, then run "
+                     "'minitorch-hooks check N'. An existing file is never overwritten."))
+    start.add_argument("number", type=int, choices=NUMBERS, metavar="N",
+                       help=number_help)
     start.set_defaults(handler=run_start)
 
     check = commands.add_parser(
         "check", help="check your work on exercise N, step by step",
         description=("Run exercise N's checks on your copy of its file in the current "
-                     "directory (made by 'minitorch-hooks start N'), or on the starter "
-                     "file in place when there is none, and report each step."))
+                     "directory (made by 'minitorch-hooks start N'), or on its notebook "
+                     "there when you saved that last, or on the starter file in place when "
+                     "there is none, and report each step. A failed step shows what was "
+                     "expected; its hint comes with --hint, or when it fails again."))
     which = check.add_mutually_exclusive_group(required=True)
-    which.add_argument("number", nargs="?", type=int, choices=range(1, count + 1),
-                       metavar="N", help=f"the exercise (1 to {count})")
+    which.add_argument("number", nargs="?", type=int, choices=NUMBERS,
+                       metavar="N", help=number_help)
     which.add_argument("--all", action="store_true", help="check every exercise")
     which.add_argument("--list", action="store_true",
                        help="list the exercises and their files, and stop")
     check.add_argument("--solution", action="store_true",
                        help="check the reference solution instead of your file")
+    check.add_argument("--hint", action="store_true",
+                       help="show the hint of every step that fails or is not done yet")
     check.add_argument("--no-color", action="store_true",
                        help="plain text even on a terminal (so does setting NO_COLOR)")
     check.set_defaults(handler=run_check)
 
 
-def run_start(args: argparse.Namespace) -> int:
-    """``minitorch-hooks start N``: copy the starter here, unless a file of that name is
-    here already."""
-    exercise = EXERCISES[args.number - 1]
-    target = Path.cwd() / exercise.starter.name
+def text_copy_name(exercise: Exercise) -> str:
+    """The name ``start`` gives the copy of the exercise's text: the starter's, in .md."""
+    return f"{exercise.name}.md"
+
+
+def run_show(args: argparse.Namespace) -> int:
+    """``minitorch-hooks show N``: print the exercise's text."""
+    show(by_number(args.number).text.read_text(encoding="utf-8").rstrip("\n"),
+         use_pager=not args.no_pager)
+    return 0
+
+
+def _copy(source: Path, target: Path) -> bool:
+    """Copy ``source`` to ``target`` unless ``target`` exists; whether it copied."""
     try:
         with open(target, "xb") as copy:  # "x": fail rather than overwrite
-            copy.write(exercise.starter.read_bytes())
+            copy.write(source.read_bytes())
     except FileExistsError:
+        return False
+    return True
+
+
+def run_start(args: argparse.Namespace) -> int:
+    """``minitorch-hooks start N``: copy the starter and the text here, unless the starter
+    is here already (a text already here is kept: it may hold the learner's notes)."""
+    exercise = by_number(args.number)
+    target = Path.cwd() / exercise.starter.name
+    if not _copy(exercise.starter, target):
         print(f"{target.name} is already here, and 'start' never overwrites your work. "
               f"Carry on with it and run 'minitorch-hooks check {exercise.number}', or move "
               "it away to start afresh.", file=sys.stderr)
         return 1
+    text = text_copy_name(exercise)
+    copied = _copy(exercise.text, Path.cwd() / text)
     print(f"Exercise {exercise.number}: {exercise.title}\n\n"
-          f"Copied the starter to {target.name}. Fill in the gaps marked\n"
-          f"'# --- step K: ... ---', then run:\n\n"
+          f"Copied the starter to {target.name}, and the exercise's text to {text}"
+          f"{'' if copied else ' (kept: one is here already)'}.\n"
+          f"Read the text, fill in the gaps marked '# --- step K: ... ---', then run:\n\n"
           f"    minitorch-hooks check {exercise.number}\n\n"
-          f"The exercise's text: {exercise.text}")
+          f"To work in Jupyter, pair the file with a notebook first (needs jupytext):\n\n"
+          f"    {PAIR_COMMAND.format(name=target.name)}\n\n"
+          f"and open {target.with_suffix('.ipynb').name}: Jupyter then saves your edits "
+          f"into both files.")
     return 0
 
 
@@ -90,12 +140,22 @@ def run_check(args: argparse.Namespace) -> int:
     if args.list:
         print(_exercise_list())
         return 0
-    report = _Report(use_color(args.no_color) and _can_print_symbols())
-    chosen = EXERCISES if args.all else (EXERCISES[args.number - 1],)
+    report = _Report(use_color(args.no_color) and _can_print_symbols(), args.hint)
+    chosen = EXERCISES if args.all else (by_number(args.number),)
     done = [report.exercise(exercise, args.solution) for exercise in chosen]
     if args.all:
         print(f"{sum(done)} of {len(done)} exercises pass every check.")
+    elif done[0] and not args.solution:
+        print(_next_exercise(chosen[0]))
     return 0 if all(done) else 1
+
+
+def _next_exercise(exercise: Exercise) -> str:
+    if exercise is EXERCISES[-1]:
+        return "That was the last exercise: well done."
+    following = EXERCISES[EXERCISES.index(exercise) + 1]
+    return (f"Next: exercise {following.number}, {following.title}:\n\n"
+            f"    minitorch-hooks start {following.number}\n")
 
 
 def _can_print_symbols() -> bool:
@@ -113,20 +173,55 @@ def _exercise_list() -> str:
     lines = [f"{exercise.number:2}. {exercise.title:{width}}  {exercise.starter.name}"
              for exercise in EXERCISES]
     lines += ["", f"Their texts and files: {EXERCISES[0].folder.parent}",
-              "Start one with 'minitorch-hooks start N', then 'minitorch-hooks check N'."]
+              "Read one with 'minitorch-hooks show N'; start it with 'minitorch-hooks start N',",
+              "then check your work with 'minitorch-hooks check N'."]
     return "\n".join(lines)
 
 
-def _file_to_check(exercise: Exercise, solution: bool) -> tuple[Path, str]:
-    """The file to check and how to describe it: the learner's copy in the current
-    directory comes first, then the starter in place."""
+@dataclass(frozen=True)
+class _Target:
+    """The file ``check`` runs the checks on, how to describe it, a warning about it, and
+    whether it is the learner's (then the failures are remembered beside it)."""
+
+    path: Path
+    description: str
+    warning: str = ""
+    learners: bool = True
+
+
+def _file_to_check(exercise: Exercise, solution: bool) -> _Target:
+    """The learner's work in the current directory comes first: the ``.py`` copy or its
+    notebook, whichever was saved last; then the starter in place."""
     if solution:
-        return exercise.solution, "the reference solution"
+        return _Target(exercise.solution, "the reference solution", learners=False)
     copy = Path.cwd() / exercise.starter.name
-    if copy.is_file() and not copy.samefile(exercise.starter):
-        return copy, "your copy, in the current directory"
-    return exercise.starter, (f"the starter in place; 'minitorch-hooks start "
-                              f"{exercise.number}' copies it here for you to edit")
+    notebook = copy.with_suffix(".ipynb")
+    has_copy = copy.is_file() and not copy.samefile(exercise.starter)
+    if not notebook.is_file():
+        if has_copy:
+            return _Target(copy, "your copy, in the current directory")
+        return _Target(exercise.starter, (f"the starter in place; 'minitorch-hooks start "
+                                          f"{exercise.number}' copies it here for you to "
+                                          "edit"), learners=False)
+    try:
+        paired = is_paired(notebook)
+    except ValueError:
+        return _Target(copy if has_copy else exercise.starter, "",
+                       f"{notebook.name} is here but is not a notebook that can be read "
+                       "(not valid JSON), so it is not checked.", learners=has_copy)
+    newer = not has_copy or notebook.stat().st_mtime > copy.stat().st_mtime
+    warning = "" if paired else (
+        f"{notebook.name} is not paired with {copy.name}, so what you type in the "
+        f"notebook is saved in the notebook only. Pair them once with "
+        f"'{PAIR_COMMAND.format(name=notebook.name)}' (it writes the notebook's code "
+        f"into {copy.name}), and Jupyter keeps both up to date.")
+    if newer:
+        return _Target(notebook, "your notebook's code cells, saved after "
+                       f"{copy.name}" if has_copy else "your notebook's code cells", warning)
+    if warning:
+        warning += f" Checked now: {copy.name}, saved after the notebook."
+    return _Target(copy, f"your copy, paired with {notebook.name}" if paired
+                   else "your copy, in the current directory", warning)
 
 
 def _shown(path: Path) -> str:
@@ -140,8 +235,9 @@ def _shown(path: Path) -> str:
 class _Report:
     """Prints the checks of one exercise after another, in colour or in plain text."""
 
-    def __init__(self, fancy: bool) -> None:
+    def __init__(self, fancy: bool, hint: bool) -> None:
         self.fancy = fancy
+        self.hint = hint
 
     def paint(self, text: str, *codes: str) -> str:
         return "".join(codes) + text + _RESET if self.fancy else text
@@ -155,24 +251,43 @@ class _Report:
     def exercise(self, exercise: Exercise, solution: bool) -> bool:
         """Check one exercise and print the report; true when every check passed (a
         check skipped for want of PyTorch does not count against the learner)."""
-        path, description = _file_to_check(exercise, solution)
+        target = _file_to_check(exercise, solution)
+        path = target.path
         print(self.paint(f"Exercise {exercise.number}: {exercise.title}", _BOLD))
-        print(f"checking {_shown(path)} ({description})\n")
+        print(f"checking {_shown(path)}" + (f" ({target.description})" if target.description
+                                            else ""))
+        if target.warning:
+            print(self.paint(_note("warning: ", target.warning, indent=""), _YELLOW))
+        print()
         try:
             results = run_exercise(exercise.number, exercise.checks(), path)
         except Exception as error:  # noqa: BLE001 - the learner's file did not even load
             print(f"  {self.mark('fail')} could not run {path.name}: "
                   f"{describe_error(error, str(path))}\n")
             return False
+        memory = HintMemory(path.parent if target.learners else None)
+        failed = {r.check.step for r in results if r.status == "fail"}
         first_todo = next((r for r in results if r.status == "todo"), None)
+        hinted: set[int] = set()
         for result in results:
-            if result.status != "skip":
-                self.result(result, show_hint=result is first_todo)
+            if result.status == "skip":
+                continue
+            step = result.check.step
+            again = memory.failed_before(exercise.name, step) > 0
+            self.result(result, first_todo=result is first_todo,
+                        show_hint=step not in hinted and (self.hint or (
+                            result.status == "fail" and again)),
+                        offer_hint=result.status == "fail" and step not in hinted,
+                        number=exercise.number)
+            if result.status == "fail" or result is first_todo:
+                hinted.add(step)
         self.skips([r for r in results if r.status == "skip"])
         print(f"\n  {self.summary(results)}\n")
+        memory.update(exercise.name, failed, {r.check.step for r in results} - failed)
         return all(result.status in ("pass", "skip") for result in results)
 
-    def result(self, result: Result, show_hint: bool) -> None:
+    def result(self, result: Result, *, first_todo: bool, show_hint: bool,
+               offer_hint: bool, number: int) -> None:
         check = result.check
         title = f"step {check.step}: {check.title}"
         if check.compare_with_pytorch:
@@ -182,13 +297,19 @@ class _Report:
             return
         if result.status == "todo":
             print(f"  {self.mark('todo')} {title}: not done yet")
-            if show_hint:
+            if first_todo:
                 print(_note("next: ", result.detail))
+            if first_todo and show_hint:
                 print(_note("hint: ", check.hint))
             return
         print(f"  {self.mark('fail')} {title}")
         print(_note("", result.detail))
-        print(_note("hint: ", check.hint))
+        self.check_code(check)
+        if show_hint:
+            print(_note("hint: ", check.hint))
+        elif offer_hint:
+            print(_note("", f"(for a hint: run 'minitorch-hooks check {number} --hint', "
+                            "or fail this step again)"))
         printed = result.printed.splitlines()
         if printed:
             print("      your code printed:")
@@ -196,6 +317,16 @@ class _Report:
                 print(f"        {line}")
             if len(printed) > _PRINTED_LINES:
                 print(f"        ... ({len(printed) - _PRINTED_LINES} more lines)")
+
+    def check_code(self, check: Check) -> None:
+        """The failed check's code, so that every name its message uses can be seen;
+        a long one by where it is written."""
+        path, line, code = check_source(check)
+        lines = code.splitlines()
+        print(_note("", f"the check, at line {line} of {_shown(Path(path))}"
+                        + (":" if len(lines) <= _CHECK_LINES else ".")))
+        if len(lines) <= _CHECK_LINES:
+            print(self.paint(textwrap.indent(code, " " * 8), _DIM))
 
     def skips(self, skipped: list[Result]) -> None:
         """The comparisons skipped without PyTorch: one line for all of them."""
@@ -217,9 +348,24 @@ class _Report:
         return self.paint(text + ".", _GREEN) if counts["pass"] == ran else text + "."
 
 
-def _note(label: str, text: str) -> str:
+class _CodeWrapper(textwrap.TextWrapper):
+    """Wraps only at spaces outside brackets, so that a call in a hint or a message,
+    ``self.hooks.pop(id, None)``, is never cut in two."""
+
+    def _split(self, text: str) -> list[str]:
+        chunks, current, depth = [], "", 0
+        for char in text:
+            depth = depth + (char in "([{") - (depth > 0 and char in ")]}")
+            if char == " " and depth == 0:
+                chunks += [current, " "]
+                current = ""
+            else:
+                current += char
+        return [chunk for chunk in [*chunks, current] if chunk]
+
+
+def _note(label: str, text: str, indent: str = " " * 6) -> str:
     """An indented, wrapped line under a check: its reason, the next gap, or a hint."""
-    indent = " " * 6
-    return textwrap.fill(text, width=_WIDTH, initial_indent=indent + label,
-                         subsequent_indent=indent + " " * len(label),
-                         break_long_words=False, break_on_hyphens=False)
+    return _CodeWrapper(width=_WIDTH, initial_indent=indent + label,
+                        subsequent_indent=indent + " " * len(label),
+                        break_long_words=False, break_on_hyphens=False).fill(text)

@@ -22,9 +22,10 @@ import importlib
 import runpy
 import sys
 import traceback
+from collections.abc import Callable
 from pathlib import Path
 
-from ..tracing import Trace, trace
+from ..tracing import Trace, hook_trace
 from . import stopping, torch_alias
 from .pytorch import INSTALL_HINT
 from .stopping import Stopped, add_timeout_argument, stoppable
@@ -45,7 +46,8 @@ def add_run_command(commands: argparse._SubParsersAction) -> None:
                      help="print the timeline of every hook call after the script's output")
     run.add_argument("--svg", metavar="FILE", help="write the timeline as an SVG drawing")
     run.add_argument("--mermaid", metavar="FILE",
-                     help="write the timeline as a Mermaid sequence diagram")
+                     help="write the timeline as a Mermaid sequence diagram (a FILE "
+                          "ending in .md gets it in a ```mermaid block, ready for a page)")
     run.add_argument("--trace-json", metavar="FILE",
                      help="write the hook calls as JSON (what 'compare' reads)")
     run.add_argument("--real-torch", action="store_true",
@@ -85,7 +87,7 @@ def run_script(args: argparse.Namespace) -> int:
         if torch is None:
             # the caller's own real torch, if any, is set aside while the script runs
             stack.enter_context(install_as_torch(set_aside_real_torch=True))
-        recorded = stack.enter_context(trace(torch=torch)) if traced else None
+        recorded = stack.enter_context(hook_trace(torch=torch)) if traced else None
         code = run_path(script, args.script_args, args.timeout)
     if recorded is not None:
         _report(recorded, args)
@@ -146,12 +148,26 @@ def _print_traceback(error: BaseException, script: Path) -> None:
     print("".join(lines), end="", file=sys.stderr)
 
 
+ON_PYTORCH_NOTE = ("(On PyTorch, hooks are seen as they are registered; graph-node hooks, "
+                   "grad_fn.register_hook and register_prehook, cannot be, and are left out.)")
+
+
 def _report(recorded: Trace, args: argparse.Namespace) -> None:
     if args.trace:
-        print("\nHook timeline (minitorch_hooks.trace):")
+        if args.real_torch:
+            print(f"\nHook timeline (PyTorch, by minitorch_hooks.hook_trace):\n{ON_PYTORCH_NOTE}")
+        else:
+            print("\nHook timeline (minitorch_hooks.hook_trace):")
         print(recorded.text())
-    for path, text in ((args.svg, recorded.svg), (args.mermaid, recorded.mermaid),
+    for path, text in ((args.svg, recorded.svg), (args.mermaid, _mermaid_text(recorded, args)),
                        (args.trace_json, recorded.json)):
         if path:
             Path(path).write_text(text().rstrip("\n") + "\n", encoding="utf-8")
+
+
+def _mermaid_text(recorded: Trace, args: argparse.Namespace) -> Callable[[], str]:
+    """The diagram as it is (for a .mmd file or mermaid-cli), or fenced for Markdown."""
+    if args.mermaid and Path(args.mermaid).suffix.lower() == ".md":
+        return lambda: f"```mermaid\n{recorded.mermaid().rstrip()}\n```"
+    return recorded.mermaid
 

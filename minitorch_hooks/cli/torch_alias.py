@@ -25,8 +25,8 @@ from types import ModuleType
 from typing import Any
 
 _OURS = "minitorch_hooks"
-# Names of ours that are not PyTorch's: ``torch.trace`` is a different function there.
-_NOT_TORCH = frozenset({"trace", "tracing", "tour", "tutorials", "cli", "__main__",
+# Names of ours that are not PyTorch's.
+_NOT_TORCH = frozenset({"hook_trace", "tracing", "tour", "tutorials", "cli", "__main__",
                         "install_as_torch"})
 
 

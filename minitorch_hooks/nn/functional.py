@@ -4,7 +4,7 @@ A layer (``nn.Linear``) holds parameters and calls one of these; the computation
 made of ordinary recorded operations, chosen as PyTorch chooses them, so a layer's output
 has PyTorch's ``grad_fn`` (``AddmmBackward0`` for ``nn.Linear`` on a batch). Hooks on the
 graph therefore see the same nodes in both libraries.
-See https://pytorch.org/docs/stable/nn.functional.html
+See <https://docs.pytorch.org/docs/2.13/nn.functional.html>
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     * Without a bias it is ``matmul`` (``MmBackward0`` for a batch); a non-contiguous input
       with a bias is ``matmul`` and then an ``add`` (PyTorch adds in place, into the fresh
       product; either way the node is ``AddBackward0``).
-    See https://pytorch.org/docs/stable/generated/torch.nn.functional.linear.html
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.functional.linear.html>
     """
     if input.dim() == 0 or weight.dim() == 0:
         raise RuntimeError("both arguments to linear need to be at least 1D, but they are "
@@ -89,7 +89,7 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True,
 
     The noise is drawn as PyTorch draws it on the CPU: ``bernoulli_(1 - p)`` on a tensor
     laid out like the input, divided by ``1 - p``, then multiplied in (``MulBackward0``).
-    See https://pytorch.org/docs/stable/generated/torch.nn.functional.dropout.html
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.functional.dropout.html>
     """
     if p < 0.0 or p > 1.0:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
@@ -132,7 +132,7 @@ def _broadcast_pair(input: Tensor, target: Tensor) -> tuple[Tensor, Tensor]:
 
 def mse_loss(input: Tensor, target: Tensor, *, reduction: str = "mean") -> Tensor:
     """The squared error ``(input - target) ** 2``, averaged or summed.
-    See https://pytorch.org/docs/stable/generated/torch.nn.functional.mse_loss.html
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.functional.mse_loss.html>
     """
     input, target = _broadcast_pair(input, target)
     _check_reduction(reduction)
@@ -142,7 +142,7 @@ def mse_loss(input: Tensor, target: Tensor, *, reduction: str = "mean") -> Tenso
 def l1_loss(input: Tensor, target: Tensor, *, reduction: str = "mean") -> Tensor:
     """The absolute error ``|input - target|``, averaged or summed. No node of its own:
     PyTorch records ``SubBackward0``, ``AbsBackward0`` and ``MeanBackward0``.
-    See https://pytorch.org/docs/stable/generated/torch.nn.functional.l1_loss.html
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.functional.l1_loss.html>
     """
     input, target = _broadcast_pair(input, target)
     _check_reduction(reduction)
@@ -156,7 +156,7 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, *,
              ignore_index: int = -100, reduction: str = "mean") -> Tensor:
     """The negative log likelihood of the target classes, given log-probabilities
     ``(N, C)`` (or ``(C,)`` for one sample) and class indices ``(N,)`` (or a number).
-    See https://pytorch.org/docs/stable/generated/torch.nn.functional.nll_loss.html
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.functional.nll_loss.html>
     """
     _check_reduction(reduction)
     if input.dim() < 1:
@@ -183,7 +183,7 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None, *
 
     PyTorch records exactly these two steps (``NllLossBackward0`` after
     ``LogSoftmaxBackward0``); the classes are dimension 1, or 0 for a single sample.
-    See https://pytorch.org/docs/stable/generated/torch.nn.functional.cross_entropy.html
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.functional.cross_entropy.html>
     """
     _check_reduction(reduction)
     if input.shape == target.shape:  # PyTorch reads a same-shape target as probabilities

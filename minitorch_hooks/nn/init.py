@@ -5,7 +5,7 @@ changing it in place while recording would be refused (and would make no sense: 
 initial value is not part of any computation). The random ones draw from the same
 generator as ``torch.rand``, in the same order and with the same formulas as PyTorch, so
 ``manual_seed(0)`` followed by ``nn.Linear(10, 5)`` gives PyTorch's weights bit for bit.
-See https://pytorch.org/docs/stable/nn.init.html
+See <https://docs.pytorch.org/docs/2.13/nn.init.html>
 """
 
 from __future__ import annotations

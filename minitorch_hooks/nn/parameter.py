@@ -2,7 +2,7 @@
 
 Assigning a Parameter to a module attribute registers it, so it appears in
 ``parameters()`` and ``state_dict()``; it is a leaf that requires grad by default.
-See https://pytorch.org/docs/stable/generated/torch.nn.parameter.Parameter.html
+See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.parameter.Parameter.html>
 """
 
 from __future__ import annotations

@@ -19,20 +19,25 @@ The operations are PyTorch's, in PyTorch's order (``eps`` is added after the bia
 correction of ``sqrt(v)``), so the results agree to float32 rounding. The options after
 ``amsgrad`` are keyword-only, as in PyTorch; ``foreach`` chooses how PyTorch loops over the
 parameters, not what it computes (see ``optimizer.py`` for it and the options refused).
-See https://pytorch.org/docs/stable/generated/torch.optim.Adam.html
+See <https://docs.pytorch.org/docs/2.13/generated/torch.optim.Adam.html>
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from .._creation import tensor, zeros_like
 from .._tensor import Tensor
+from ..autograd.grad_mode import no_grad
 from .optimizer import Optimizer
 
 
 class Adam(Optimizer):
+    _OPTIONS_ADDED_SINCE = {"amsgrad": False, "maximize": False, "foreach": None,
+                            "capturable": False, "differentiable": False,
+                            "decoupled_weight_decay": False, "fused": None}
+
     def __init__(self, params: Iterable[Tensor] | Iterable[dict[str, Any]], lr: float = 1e-3,
                  betas: tuple[float, float] = (0.9, 0.999), eps: float = 1e-8,
                  weight_decay: float = 0, amsgrad: bool = False, *,
@@ -55,6 +60,20 @@ class Adam(Optimizer):
                     "fused": fused, "decoupled_weight_decay": decoupled_weight_decay}
         super().__init__(params, defaults)
         self._check_implementation_options()
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """Older checkpoints saved ``step`` as a number; it is a tensor since PyTorch 1.12."""
+        super().__setstate__(state)
+        for group in self.param_groups:
+            for param in group["params"]:
+                param_state = self.state.get(param, {})
+                if param_state and not isinstance(param_state["step"], Tensor):
+                    param_state["step"] = tensor(float(param_state["step"]))
+
+    @no_grad()
+    def step(self, closure: Callable[[], Any] | None = None) -> Any:
+        """Update every parameter that has a ``.grad`` (see ``Optimizer._update_each``)."""
+        return self._update_each(closure)
 
     def _update(self, param: Tensor, group: dict[str, Any]) -> None:
         beta1, beta2 = group["betas"]

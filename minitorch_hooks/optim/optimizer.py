@@ -1,4 +1,4 @@
-"""``Optimizer``: what every optimiser shares.
+"""``Optimizer``: what every optimiser shares, and its hooks.
 
 An optimiser holds the parameters it updates in *parameter groups*: dicts with a
 ``"params"`` list and the options (``lr``, ``momentum``...) that apply to them, so that
@@ -7,24 +7,36 @@ parts of a model can train with different settings. What it remembers between st
 ``step()`` reads each parameter's ``.grad`` and changes the parameter in place, under
 ``no_grad``: an update is not part of any graph.
 
+Hooks: ``step`` is wrapped (once per class, the first time one is made) so that step
+pre-hooks run before it and step post-hooks after it: the global ones registered with
+``register_optimizer_step_pre_hook`` first, then the optimiser's own; on the way out the
+optimiser's own first, then the global ones. A pre-hook may return ``(args, kwargs)`` to
+replace what ``step`` is called with. ``state_dict`` and ``load_state_dict`` have pre- and
+post-hooks too, so a checkpoint can be adapted as it is written or read.
+
 PyTorch runs each update with one of several implementations: a loop over the parameters,
 ``foreach`` (one batched call per operation over all of them) or ``fused`` (one kernel for
 the whole update). The first two compute the same thing, so ``foreach`` is accepted and
 this loop runs. ``fused``, ``capturable`` (steps safe to record in a CUDA graph) and
 ``differentiable`` (steps recorded by autograd) ask for more than a result, and are refused
 with ``NotImplementedError``.
-See https://pytorch.org/docs/stable/optim.html
+See <https://docs.pytorch.org/docs/2.13/optim.html>
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
+import copy
+import functools
+import itertools
+import warnings
+from collections import OrderedDict, defaultdict
 from collections.abc import Callable, Iterable
 from typing import Any
 
 from .._tensor import Tensor
-from ..autograd.grad_mode import enable_grad, no_grad
-from ..nn.modules.module import _typename
+from ..autograd.grad_mode import enable_grad
+from ..nn.modules.module import _register, _typename
+from ..utils.hooks import RemovableHandle, traced
 
 # The options minitorch_hooks cannot honour, and why (Optimizer._check_implementation_options).
 _NOT_IMPLEMENTED = {
@@ -35,13 +47,75 @@ _NOT_IMPLEMENTED = {
     "differentiable": "minitorch_hooks never records an optimiser step in the autograd graph",
 }
 
+# Step hooks that every optimiser runs, before and after its own.
+_global_optimizer_pre_hooks: OrderedDict[int, Callable] = OrderedDict()
+_global_optimizer_post_hooks: OrderedDict[int, Callable] = OrderedDict()
+
+
+def register_optimizer_step_pre_hook(hook: Callable) -> RemovableHandle:
+    """``hook(optimizer, args, kwargs)`` before every optimiser's ``step``; it may return
+    ``(new_args, new_kwargs)``. For code that watches all training, such as a profiler.
+    See <https://docs.pytorch.org/docs/2.13/optim.html>
+    """
+    return _register(_global_optimizer_pre_hooks, hook)
+
+
+def register_optimizer_step_post_hook(hook: Callable) -> RemovableHandle:
+    """``hook(optimizer, args, kwargs)`` after every optimiser's ``step``; its result is
+    ignored. See <https://docs.pytorch.org/docs/2.13/optim.html>"""
+    return _register(_global_optimizer_post_hooks, hook)
+
+
+# An optimiser's own hooks, each kind in a dictionary by handle id.
+_HOOK_DICTS = ("_optimizer_step_pre_hooks", "_optimizer_step_post_hooks",
+               "_optimizer_state_dict_pre_hooks", "_optimizer_state_dict_post_hooks",
+               "_optimizer_load_state_dict_pre_hooks", "_optimizer_load_state_dict_post_hooks")
+
+
+def _with_step_hooks(step: Callable) -> Callable:
+    """``step`` wrapped to run the step hooks around it. ``args`` includes the optimiser
+    itself, as PyTorch passes it (a pre-hook that replaces them must keep it first)."""
+
+    @functools.wraps(step)
+    def hooked_step(*args: Any, **kwargs: Any) -> Any:
+        optimizer = args[0]
+        for hook_id, hook in tuple(itertools.chain(
+                _global_optimizer_pre_hooks.items(),
+                optimizer._optimizer_step_pre_hooks.items())):
+            result = traced(hook, "step pre-hook", optimizer, hook_id)(
+                optimizer, args, kwargs)
+            if result is None:
+                continue
+            if not (isinstance(result, tuple) and len(result) == 2):
+                raise RuntimeError(f"{step} must return None or a tuple of (new_args, "
+                                   f"new_kwargs), but got {result}.")
+            args, kwargs = result
+        out = step(*args, **kwargs)
+        for hook_id, hook in tuple(itertools.chain(
+                optimizer._optimizer_step_post_hooks.items(),
+                _global_optimizer_post_hooks.items())):
+            traced(hook, "step post-hook", optimizer, hook_id)(optimizer, args, kwargs)
+        return out
+
+    hooked_step.hooked = True  # type: ignore[attr-defined]
+    return hooked_step
+
 
 class Optimizer:
-    """Subclasses pass their options as ``defaults`` and implement ``_update``."""
+    """Subclasses pass their options as ``defaults`` and define ``step``."""
 
-    def __init__(self, params: Iterable[Tensor] | Iterable[dict[str, Any]],
-                 defaults: dict[str, Any]) -> None:
+    # Options a checkpoint from an older PyTorch may lack, and the value they then take.
+    _OPTIONS_ADDED_SINCE: dict[str, Any] = {}
+
+    def __init__(self, params: Iterable[Tensor] | Iterable[dict[str, Any]]
+                 | Iterable[tuple[str, Tensor]], defaults: dict[str, Any]) -> None:
         self.defaults = defaults
+        for name in _HOOK_DICTS:
+            setattr(self, name, OrderedDict())
+        # PyTorch wraps a class's ``step`` the first time one is made, so that a subclass a
+        # user writes gets the hooks without calling anything.
+        if not getattr(type(self).step, "hooked", False):
+            type(self).step = _with_step_hooks(type(self).step)
         if isinstance(params, Tensor):
             raise TypeError("params argument given to the optimizer should be an iterable of "
                             "Tensors or dicts, but got " + _typename(params))
@@ -55,8 +129,33 @@ class Optimizer:
         for param_group in param_groups:
             self.add_param_group(param_group)
 
+    def __getstate__(self) -> dict[str, Any]:
+        """What pickling (``torch.save(optimizer)``, ``copy.deepcopy``) keeps: the options,
+        the state and the groups; hooks are not saved, as for tensors and modules."""
+        return {"defaults": self.defaults, "state": self.state,
+                "param_groups": self.param_groups}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """Unpickling, and the end of ``load_state_dict``: subclasses extend it to bring
+        state from older checkpoints up to date (options added since, a ``step`` saved as
+        a number)."""
+        self.__dict__.update(state)
+        for name in _HOOK_DICTS:
+            self.__dict__.setdefault(name, OrderedDict())
+        self.defaults.setdefault("differentiable", False)
+        for group in self.param_groups:
+            for name, value in self._OPTIONS_ADDED_SINCE.items():
+                group.setdefault(name, value)
+
     def add_param_group(self, param_group: dict[str, Any]) -> None:
-        """Add a group; the options it does not set are taken from ``defaults``."""
+        """Add a group; the options it does not set are taken from ``defaults``.
+
+        ``params`` may be ``(name, tensor)`` pairs, as ``named_parameters()`` gives: the
+        names are kept as the group's ``param_names`` and saved in the state dict, so that
+        a load pre-hook can match parameters by name. A group's parameters are all named or
+        all unnamed, and so are an optimiser's groups.
+        See <https://docs.pytorch.org/docs/2.13/generated/torch.optim.Optimizer.add_param_group.html>
+        """
         if not isinstance(param_group, dict):
             raise TypeError(f"param_group must be a dict, but got {type(param_group)}")
         params = param_group["params"]
@@ -64,7 +163,15 @@ class Optimizer:
             raise TypeError("optimizer parameters need to be organized in ordered collections, "
                             "but the ordering of tensors in sets will change between runs. "
                             "Please use a list instead.")
-        param_group["params"] = [params] if isinstance(params, Tensor) else list(params)
+        params = [params] if isinstance(params, Tensor) else list(params)
+        names = [param[0] for param in params if isinstance(param, tuple)]
+        param_group["params"] = [param[1] if isinstance(param, tuple) else param
+                                 for param in params]
+        if names:
+            if len(names) != len(params):
+                raise ValueError("all optimizer params should be with/without names. Some "
+                                 "param names are missing")
+            param_group["param_names"] = names
         for param in param_group["params"]:
             if not isinstance(param, Tensor):
                 raise TypeError("optimizer can only optimize Tensors, but one of the params is "
@@ -76,11 +183,125 @@ class Optimizer:
                 raise ValueError("can't optimize a non-leaf Tensor")
         for name, default in self.defaults.items():
             param_group.setdefault(name, default)
+        ids = [id(p) for p in param_group["params"]]
+        if len(ids) != len(set(ids)):
+            warnings.warn("optimizer contains a parameter group with duplicate parameters; "
+                          "in future, this will cause an error; see "
+                          "github.com/pytorch/pytorch/issues/40967 for more information",
+                          stacklevel=3)
+        for group in self.param_groups:
+            if ("param_names" in param_group) != ("param_names" in group):
+                which = "with names" if "param_names" in param_group else "without names"
+                raise ValueError("all optimizer param groups should be with/without names. "
+                                 f"cannot add param group {which} to the optimizer")
         seen = {id(p) for group in self.param_groups for p in group["params"]}
-        if any(id(p) in seen for p in param_group["params"]):
+        if any(i in seen for i in ids):
             raise ValueError("some parameters appear in more than one parameter group")
         self.param_groups.append(param_group)
 
+    # -- hooks -------------------------------------------------------------------------------
+    def register_step_pre_hook(self, hook: Callable) -> RemovableHandle:
+        """``hook(optimizer, args, kwargs)`` before each ``step``; returning
+        ``(new_args, new_kwargs)`` replaces what ``step`` gets.
+        See <https://docs.pytorch.org/docs/2.13/generated/torch.optim.Optimizer.register_step_pre_hook.html>
+        """
+        return _register(self._optimizer_step_pre_hooks, hook)
+
+    def register_step_post_hook(self, hook: Callable) -> RemovableHandle:
+        """``hook(optimizer, args, kwargs)`` after each ``step``: the parameters are updated,
+        so this is where to measure what the step did.
+        See <https://docs.pytorch.org/docs/2.13/generated/torch.optim.Optimizer.register_step_post_hook.html>
+        """
+        return _register(self._optimizer_step_post_hooks, hook)
+
+    def register_state_dict_pre_hook(self, hook: Callable, prepend: bool = False
+                                     ) -> RemovableHandle:
+        """``hook(optimizer)`` before ``state_dict`` packs the state."""
+        return _register(self._optimizer_state_dict_pre_hooks, hook, prepend=prepend)
+
+    def register_state_dict_post_hook(self, hook: Callable, prepend: bool = False
+                                      ) -> RemovableHandle:
+        """``hook(optimizer, state_dict)`` after ``state_dict``; a returned dict replaces it."""
+        return _register(self._optimizer_state_dict_post_hooks, hook, prepend=prepend)
+
+    def register_load_state_dict_pre_hook(self, hook: Callable, prepend: bool = False
+                                          ) -> RemovableHandle:
+        """``hook(optimizer, state_dict)`` with a shallow copy of what ``load_state_dict``
+        got, before it is checked; a returned dict is loaded instead."""
+        return _register(self._optimizer_load_state_dict_pre_hooks, hook, prepend=prepend)
+
+    def register_load_state_dict_post_hook(self, hook: Callable, prepend: bool = False
+                                           ) -> RemovableHandle:
+        """``hook(optimizer)`` once ``load_state_dict`` has loaded everything."""
+        return _register(self._optimizer_load_state_dict_post_hooks, hook, prepend=prepend)
+
+    # -- state dict --------------------------------------------------------------------------
+    def state_dict(self) -> dict[str, Any]:
+        """``{"state": ..., "param_groups": ...}`` with each parameter replaced by its
+        index, counted across the groups in order: a checkpoint cannot hold the parameter
+        objects, and the indices match the parameters of an optimiser built the same way.
+        The state's tensors are the optimiser's own, not copies (``torch.save`` copies).
+        See <https://docs.pytorch.org/docs/2.13/generated/torch.optim.Optimizer.state_dict.html>
+        """
+        for hook_id, hook in tuple(self._optimizer_state_dict_pre_hooks.items()):
+            traced(hook, "optimizer state_dict pre-hook", self, hook_id)(self)
+        index: dict[int, int] = {}
+        param_groups = []
+        for group in self.param_groups:
+            for param in group["params"]:
+                index.setdefault(id(param), len(index))
+            packed = {key: value for key, value in group.items() if key != "params"}
+            packed["params"] = [index[id(param)] for param in group["params"]]
+            param_groups.append(packed)
+        state = {index[id(key)] if isinstance(key, Tensor) else key: value
+                 for key, value in self.state.items()}
+        state_dict = {"state": state, "param_groups": param_groups}
+        for hook_id, hook in tuple(self._optimizer_state_dict_post_hooks.items()):
+            result = traced(hook, "optimizer state_dict post-hook", self, hook_id)(
+                self, state_dict)
+            if result is not None:
+                state_dict = result
+        return state_dict
+
+    def load_state_dict(self, state_dict: dict[str, Any]) -> None:
+        """Take the state and the group options from a ``state_dict``: saved index ``i``
+        becomes this optimiser's ``i``-th parameter, without checking more than the group
+        sizes (PyTorch checks no more). Tensors in the state take the parameter's dtype,
+        except ``step``.
+        See <https://docs.pytorch.org/docs/2.13/generated/torch.optim.Optimizer.load_state_dict.html>
+        """
+        state_dict = state_dict.copy()  # shallow, as Module.load_state_dict: hooks may edit it
+        for hook_id, hook in tuple(self._optimizer_load_state_dict_pre_hooks.items()):
+            result = traced(hook, "optimizer load_state_dict pre-hook", self, hook_id)(
+                self, state_dict)
+            if result is not None:
+                state_dict = result
+        saved_groups = copy.deepcopy(state_dict["param_groups"])
+        if len(self.param_groups) != len(saved_groups):
+            raise ValueError("loaded state dict has a different number of parameter groups")
+        if any(len(group["params"]) != len(saved["params"])
+               for group, saved in zip(self.param_groups, saved_groups)):
+            raise ValueError("loaded state dict contains a parameter group that doesn't match "
+                             "the size of optimizer's group")
+        params_by_index = dict(zip(
+            itertools.chain.from_iterable(saved["params"] for saved in saved_groups),
+            itertools.chain.from_iterable(group["params"] for group in self.param_groups)))
+        state: defaultdict[Any, dict[str, Any]] = defaultdict(dict)
+        for key, value in state_dict["state"].items():
+            if key in params_by_index:
+                param = params_by_index[key]
+                state[param] = _cast_state(param, value)
+            else:  # state kept by key, as PyTorch keeps it, for old checkpoints
+                state[key] = value
+        for group, saved in zip(self.param_groups, saved_groups):
+            saved["params"] = group["params"]
+            if "param_names" in group and "param_names" not in saved:
+                saved["param_names"] = group["param_names"]
+        self.__setstate__({"state": state, "param_groups": saved_groups})
+        for hook_id, hook in tuple(self._optimizer_load_state_dict_post_hooks.items()):
+            traced(hook, "optimizer load_state_dict post-hook", self, hook_id)(self)
+
+    # -- stepping ----------------------------------------------------------------------------
     def zero_grad(self, set_to_none: bool = True) -> None:
         """Forget the gradients before the next ``backward`` (which would add to them).
 
@@ -100,10 +321,14 @@ class Optimizer:
                         param.grad.requires_grad_(False)
                     param.grad.zero_()
 
-    @no_grad()
     def step(self, closure: Callable[[], Any] | None = None) -> Any:
-        """Update every parameter that has a ``.grad``. ``closure``, if given, recomputes
-        the loss (with gradients enabled) and its result is returned."""
+        """Perform one update; each optimiser defines it."""
+        raise NotImplementedError
+
+    def _update_each(self, closure: Callable[[], Any] | None) -> Any:
+        """The body of ``step`` for SGD and Adam: update every parameter that has a
+        ``.grad``. ``closure``, if given, recomputes the loss (with gradients enabled) and
+        its result is returned."""
         for group in self.param_groups:  # before any change, for any group added since
             self._refuse_what_is_not_implemented(group)
         loss = None
@@ -151,3 +376,18 @@ class Optimizer:
             text += "".join(f"    {key}: {group[key]}\n" for key in sorted(group)
                             if key != "params")
         return text + ")"
+
+
+def _cast_state(param: Tensor, value: Any, key: str | None = None) -> Any:
+    """A loaded state value for ``param``: its tensors converted to the parameter's dtype
+    (a float64 model resumes with float64 buffers), except ``step``, a count; dicts and
+    sequences are walked. A tensor already of that dtype is kept, not copied."""
+    if isinstance(value, Tensor):
+        if key == "step" or not param.is_floating_point():
+            return value
+        return value.to(dtype=param.dtype)
+    if isinstance(value, dict):
+        return {k: _cast_state(param, v, k) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(_cast_state(param, v) for v in value)
+    return value

@@ -14,19 +14,23 @@ This is PyTorch's formulation, which puts ``lr`` outside the momentum buffer (so
 put it inside; the two differ when ``lr`` changes during training). The options after
 ``nesterov`` are keyword-only, as in PyTorch; ``foreach`` chooses how PyTorch loops over
 the parameters, not what it computes (see ``optimizer.py`` for it and the options refused).
-See https://pytorch.org/docs/stable/generated/torch.optim.SGD.html
+See <https://docs.pytorch.org/docs/2.13/generated/torch.optim.SGD.html>
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from .._tensor import Tensor
+from ..autograd.grad_mode import no_grad
 from .optimizer import Optimizer
 
 
 class SGD(Optimizer):
+    _OPTIONS_ADDED_SINCE = {"nesterov": False, "maximize": False, "foreach": None,
+                            "differentiable": False, "fused": False}
+
     def __init__(self, params: Iterable[Tensor] | Iterable[dict[str, Any]], lr: float = 1e-3,
                  momentum: float = 0, dampening: float = 0, weight_decay: float = 0,
                  nesterov: bool = False, *, maximize: bool = False,
@@ -45,6 +49,11 @@ class SGD(Optimizer):
             raise ValueError("Nesterov momentum requires a momentum and zero dampening")
         super().__init__(params, defaults)
         self._check_implementation_options()
+
+    @no_grad()
+    def step(self, closure: Callable[[], Any] | None = None) -> Any:
+        """Update every parameter that has a ``.grad`` (see ``Optimizer._update_each``)."""
+        return self._update_each(closure)
 
     def _update(self, param: Tensor, group: dict[str, Any]) -> None:
         grad = -param.grad if group["maximize"] else param.grad

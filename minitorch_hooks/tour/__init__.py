@@ -26,6 +26,9 @@ CHAPTER_MODULES = (
     "legacy_backward_hooks",
     "state_dict_hooks",
     "registration_hooks",
+    "saved_tensor_hooks",
+    "multi_grad_hooks",
+    "optimizer_hooks",
 )
 
 

@@ -10,7 +10,7 @@ from .chapter import Chapter
 def example(torch: ModuleType) -> None:
     import warnings
 
-    class Model(torch.nn.Module):  # seed 003's model: x1 * x2 * W
+    class Model(torch.nn.Module):  # x1 * x2 * W, as in a popular article
         def __init__(self):
             super().__init__()
             self.W = torch.nn.Parameter(torch.tensor([5.0]))
@@ -21,10 +21,11 @@ def example(torch: ModuleType) -> None:
     def show_grad_output(module, grad_output):
         print("pre-hook: grad_output =", grad_output)
 
-    def module_hook(module, grad_input, grad_output):  # seed 003's hook, as it is
+    def module_hook(module, grad_input, grad_output):  # the article's hook, as it is
         print("hook:     grad_input =", grad_input)
         total = grad_input[0] + grad_input[1]
-        return (torch.tensor(grad_input[0] / total), torch.tensor(grad_input[1] / total))
+        return (torch.tensor(grad_input[0] / total),
+                torch.tensor(grad_input[1] / total))
 
     def show_grad_input(module, grad_input, grad_output):
         print("hook:     grad_input =", grad_input)
@@ -65,9 +66,9 @@ CHAPTER = Chapter(
         tensor arguments through an identity Function before forward, and the output
         through another one after it. Their nodes (BackwardHookFunctionBackward) change
         no value; the node at the output runs the pre-hooks, the node at the inputs runs
-        the hooks. Seed 003's hook rescales grad_input so that its entries add up to 1.
-        Its torch.tensor(...) around a tensor is a copy PyTorch warns about; the example
-        runs the hook as the seed wrote it and prints that warning.
+        the hooks. A popular article's hook rescales grad_input so that its entries add
+        up to 1. Its torch.tensor(...) around a tensor is a copy PyTorch warns about; the
+        example runs the hook as the article wrote it and prints that warning.
     """,
     example=example,
     outro="""

@@ -2,7 +2,7 @@
 
 The example is an ordinary function of a torch-like namespace, ``example(torch)``, that
 prints what each hook receives. The tour shows the function's own source and then runs it
-(under ``minitorch_hooks.trace``, to show every hook call in order), so the code on screen
+(under ``minitorch_hooks.hook_trace``, to show every hook call in order), so the code on screen
 is exactly the code that produced the output below it and the two cannot drift apart.
 Because the namespace is a parameter, the tests run the very same function on real PyTorch
 and check that it prints the same lines and makes the same hooks fire.
@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from types import ModuleType
 
-from ..tracing import Trace, trace
+from ..tracing import Trace, hook_trace
 
 
 @dataclass(frozen=True)
@@ -58,8 +58,8 @@ class Chapter:
         return printed.getvalue().splitlines()
 
     def run_traced(self, torch: ModuleType) -> tuple[list[str], Trace]:
-        """Run the example under ``minitorch_hooks.trace``: the lines it printed, and the
+        """Run the example under ``minitorch_hooks.hook_trace``: the lines it printed, and the
         trace of every hook it made fire (on real PyTorch too, see ``tracing/``)."""
-        with trace(torch=torch) as recorded:
+        with hook_trace(torch=torch) as recorded:
             lines = self.run(torch)
         return lines, recorded

@@ -8,7 +8,7 @@ from .chapter import Chapter
 
 
 def example(torch: ModuleType) -> None:
-    class SumNet(torch.nn.Module):  # seed 001's example, as it is
+    class SumNet(torch.nn.Module):  # a popular article's example, as it is
         def forward(self, a, b, c):
             print("forward")
             return a + b + c
@@ -67,8 +67,8 @@ CHAPTER = Chapter(
         A forward hook runs after forward: hook(module, args, output) gets the same
         arguments forward got (after any pre-hook changed them) and what forward
         returned. Returning None keeps the output; returning anything else replaces it,
-        for the caller and for every later hook. Seed 001 uses both kinds on a module
-        that adds its three inputs: the pre-hook adds 10 to the first input, the hook
+        for the caller and for every later hook. A popular article uses both kinds on
+        a module that adds its three inputs: the pre-hook adds 10 to the first input, the hook
         adds 100 to the output. Its printed order and result are exactly PyTorch's.
 
         Three options change when and how a hook is called. prepend=True puts the hook

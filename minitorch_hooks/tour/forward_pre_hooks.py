@@ -1,4 +1,4 @@
-"""Chapter 7: ``Module.register_forward_pre_hook``, and the signature seed 000 gets wrong."""
+"""Chapter 7: ``Module.register_forward_pre_hook``, and the signature an article gets wrong."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from .chapter import Chapter
 
 
 def example(torch: ModuleType) -> None:
-    class SumNet(torch.nn.Module):  # seed 001's module
+    class SumNet(torch.nn.Module):  # the module of chapter 8
         def forward(self, a, b, c):
             return a + b + c
 
@@ -19,7 +19,8 @@ def example(torch: ModuleType) -> None:
 
     model = SumNet()
     model.register_forward_pre_hook(add_ten_to_a)
-    print("model(1, 2, 3) =", model(torch.tensor(1.0), torch.tensor(2.0), torch.tensor(3.0)))
+    a, b, c = torch.tensor(1.0), torch.tensor(2.0), torch.tensor(3.0)
+    print("model(1, 2, 3) =", model(a, b, c))
 
     layer = torch.nn.Identity()  # forward returns its argument: we see what reached it
     x = torch.tensor([1.0, 2.0])
@@ -30,31 +31,31 @@ def example(torch: ModuleType) -> None:
     with layer.register_forward_pre_hook(double):  # the hook is removed after the block
         print("with double:", layer(x))
 
-    def seed_000_hook(module, input_args, input_kwargs):  # seed 000's three parameters
+    def three_params(module, input_args, input_kwargs):  # a third parameter, for kwargs
         print("input shape:", input_args[0].shape)
 
     def log_shape(module, args):  # the fix: the two parameters PyTorch passes
         print("input shape:", args[0].shape)
 
-    with layer.register_forward_pre_hook(seed_000_hook):
+    with layer.register_forward_pre_hook(three_params):
         try:
             layer(x)
         except TypeError as error:  # the message starts with the hook's name; keep the rest
-            print("seed_000_hook: TypeError: ...", str(error).partition("() ")[2])
+            print("three_params: TypeError: ...", str(error).partition("() ")[2])
     with layer.register_forward_pre_hook(log_shape):
         layer(x)
 
     def add_noise(x):  # a fixed "noise", so that the numbers are easy to check
         return x + torch.tensor([0.5, -0.25])
 
-    def noise_as_in_seed_000(module, args, kwargs):
+    def noise_args_only(module, args, kwargs):
         return (add_noise(args[0]),)  # new args only: wrong for a hook that takes kwargs
 
     def noise_with_kwargs(module, args, kwargs):
         print("noise_with_kwargs receives args =", args, "and kwargs =", kwargs)
         return (add_noise(args[0]),), kwargs  # (new_args, new_kwargs)
 
-    with layer.register_forward_pre_hook(noise_as_in_seed_000, with_kwargs=True):
+    with layer.register_forward_pre_hook(noise_args_only, with_kwargs=True):
         try:
             layer(x)
         except RuntimeError as error:
@@ -73,16 +74,17 @@ CHAPTER = Chapter(
         a single value that is not a tuple is wrapped into one, so a hook on a
         one-argument module can simply return the new tensor.
 
-        Seed 000 gives its hooks a third parameter, for the keyword arguments. PyTorch
-        passes the keyword arguments only to a hook registered with with_kwargs=True, and
-        such a hook must return None or the pair (new_args, new_kwargs); the seed's
-        noise hook returns (x_noisy,), which is neither. The example runs seed 001's
-        SumNet first, then each of seed 000's mistakes next to its fix, on nn.Identity
-        (which returns its input, so its output is exactly what reached forward).
+        A popular article on forward pre-hooks gives its hooks a third parameter, for the
+        keyword arguments. PyTorch passes the keyword arguments only to a hook registered
+        with with_kwargs=True, and such a hook must return None or the pair
+        (new_args, new_kwargs); the article's noise hook returns (x_noisy,), which is
+        neither. The example runs a SumNet that adds its three inputs first, then each of
+        those two mistakes next to its fix, on nn.Identity (which returns its input, so
+        its output is exactly what reached forward).
     """,
     example=example,
     outro="""
-        add_ten_to_a turned the call model(1, 2, 3) into forward(11, 2, 3). The seed's
+        add_ten_to_a turned the call model(1, 2, 3) into forward(11, 2, 3). The
         three-parameter hook never ran its body: PyTorch called it with two arguments
         and Python refused. With with_kwargs=True the hook did receive the keyword
         arguments (none here, so an empty dict), and only the (new_args, new_kwargs)

@@ -8,7 +8,7 @@ from .chapter import Chapter
 
 
 def example(torch: ModuleType) -> None:
-    torch.manual_seed(0)  # Linear draws its weights at random; no value is printed anyway
+    torch.manual_seed(0)  # Linear draws random weights; no value is printed anyway
     model = torch.nn.Sequential(torch.nn.Linear(2, 2), torch.nn.ReLU())
     names = {module: name or "model" for name, module in model.named_modules()}
 
@@ -17,12 +17,13 @@ def example(torch: ModuleType) -> None:
             print(f"{event:<18} {scope:<6} {names[module]} ({type(module).__name__})")
         return hook
 
-    global_hooks = torch.nn.modules.module  # where the register_module_* functions live
+    everywhere = torch.nn.modules.module  # where the register_module_* functions live
     handles = [
-        global_hooks.register_module_forward_pre_hook(log("forward pre-hook", "global")),
-        global_hooks.register_module_forward_hook(log("forward hook", "global")),
-        global_hooks.register_module_full_backward_pre_hook(log("backward pre-hook", "global")),
-        global_hooks.register_module_full_backward_hook(log("backward hook", "global")),
+        everywhere.register_module_forward_pre_hook(log("forward pre-hook", "global")),
+        everywhere.register_module_forward_hook(log("forward hook", "global")),
+        everywhere.register_module_full_backward_pre_hook(
+            log("backward pre-hook", "global")),
+        everywhere.register_module_full_backward_hook(log("backward hook", "global")),
         model[0].register_forward_pre_hook(log("forward pre-hook", "local")),
         model[0].register_forward_hook(log("forward hook", "local")),
         model[0].register_full_backward_pre_hook(log("backward pre-hook", "local")),

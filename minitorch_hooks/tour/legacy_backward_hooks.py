@@ -10,7 +10,7 @@ from .chapter import Chapter
 def example(torch: ModuleType) -> None:
     import warnings
 
-    class Model(torch.nn.Module):  # seed 003's model again: x1 * x2 * W
+    class Model(torch.nn.Module):  # chapter 9's model again: x1 * x2 * W
         def __init__(self):
             super().__init__()
             self.W = torch.nn.Parameter(torch.tensor([5.0]))
@@ -51,15 +51,15 @@ CHAPTER = Chapter(
     title="The legacy register_backward_hook, and what it misses",
     intro="""
         Module.register_backward_hook(hook) is the older form of the full backward hook,
-        with the same signature, hook(module, grad_input, grad_output). Seed 001 leaves
-        it out because PyTorch's documentation warns against it; this chapter shows what
-        the warning is about. It builds no identity nodes around the module. It attaches
-        the hook, as a node hook, to the grad_fn of the module's output: the node of the
-        last operation inside forward. So grad_input holds the gradients of that one
-        operation's inputs, which are the module's inputs only when forward is a single
-        operation.
+        with the same signature, hook(module, grad_input, grad_output). Popular articles
+        leave it out as "buggy", because PyTorch's documentation warns against it; this
+        chapter shows what the warning is about. It builds no identity nodes around the
+        module. It attaches the hook, as a node hook, to the grad_fn of the module's
+        output: the node of the last operation inside forward. So grad_input holds the
+        gradients of that one operation's inputs, which are the module's inputs only when
+        forward is a single operation.
 
-        The example runs seed 003's model, x1 * x2 * W, once with a legacy hook and once
+        The example runs chapter 9's model, x1 * x2 * W, once with a legacy hook and once
         with a full backward hook, so the two grad_inputs can be compared.
     """,
     example=example,

@@ -26,7 +26,7 @@ def example(torch: ModuleType) -> None:
     def after_accumulate(leaf):
         print("5. x's post-accumulate hook: x.grad =", leaf.grad)
 
-    # Registered out of order on purpose: the graph, not registration, decides the order.
+    # Registered out of order on purpose: the graph, not registration, decides.
     x.register_post_accumulate_grad_hook(after_accumulate)
     x.register_hook(on_x)
     y.grad_fn.register_hook(after_mul)

@@ -20,7 +20,8 @@ def example(torch: ModuleType) -> None:
     y.register_hook(halve)
 
     (y * y).sum().backward()  # d/dy sum(y * y) = 2 * y
-    print("y.grad =", y.grad)  # recorded after halve ran, though retain_grad() came first
+    # y.grad is recorded after halve ran, though retain_grad() came first.
+    print("y.grad =", y.grad)
     print("x.grad =", x.grad)  # 3 * the halved gradient
 
 

@@ -34,7 +34,8 @@ def example(torch: ModuleType) -> None:
         return value - 1
 
     def log(step, value):
-        print(f"  log:  after {step}, the value is {value}")  # returns None: only watches
+        # Returns None: it only watches.
+        print(f"  log:  after {step}, the value is {value}")
 
     def clip_at_zero(step, value):
         if value < 0:

@@ -11,7 +11,8 @@ def example(torch: ModuleType) -> None:
     torch.manual_seed(0)  # Linear draws its weights at random; only shapes are printed
 
     def log_parameter(module, name, param):
-        print(f"parameter {name} {list(param.shape)} registered on a {type(module).__name__}")
+        shape = list(param.shape)
+        print(f"parameter {name} {shape} registered on a {type(module).__name__}")
 
     def log_buffer(module, name, buffer):
         print(f"buffer {name} registered on a {type(module).__name__}")

@@ -9,10 +9,11 @@ from .chapter import Chapter
 
 def example(torch: ModuleType) -> None:
     torch.manual_seed(0)  # Linear draws its weights at random; only shapes are printed
-    model = torch.nn.Sequential(torch.nn.Linear(10, 20), torch.nn.ReLU(), torch.nn.Linear(20, 5))
+    nn = torch.nn
+    model = nn.Sequential(nn.Linear(10, 20), nn.ReLU(), nn.Linear(20, 5))
     x = torch.ones(4, 10)
 
-    def logging_hook(module, args):  # seed 000's logger, with the two parameters it needs
+    def logging_hook(module, args):  # with the two parameters PyTorch passes
         print(f"  {type(module).__name__}: input shape {args[0].shape}")
 
     calls = []
@@ -26,7 +27,8 @@ def example(torch: ModuleType) -> None:
     def show_hooks(layer):
         for kind in ("_forward_pre_hooks", "_forward_hooks", "_backward_hooks"):
             hooks = getattr(layer, kind)
-            print(f"  {kind}: {type(hooks).__name__} of {[h.__name__ for h in hooks.values()]}")
+            names = [hook.__name__ for hook in hooks.values()]
+            print(f"  {kind}: {type(hooks).__name__} of {names}")
 
     handles = [child.register_forward_pre_hook(logging_hook) for child in model]
     handles.append(model[0].register_forward_hook(count))
@@ -47,7 +49,8 @@ def example(torch: ModuleType) -> None:
     def one_epoch(epoch):
         calls.clear()
         model(x)
-        print(f"epoch {epoch}: {len(model[2]._forward_hooks)} forward hook(s) on model[2], "
+        hooks = len(model[2]._forward_hooks)
+        print(f"epoch {epoch}: {hooks} forward hook(s) on model[2], "
               f"count ran {len(calls)} time(s)")
 
     for epoch in range(1, 4):  # a training loop that registers a hook, and forgets it
@@ -71,7 +74,7 @@ CHAPTER = Chapter(
         holding the hook functions in the order they will run. They are private, but
         reading them is the quickest way to see what is attached to a layer.
 
-        Seed 000 logs the input of every child of a Sequential by registering one
+        To log the input of every child of a Sequential, register one
         pre-hook per child, and keeps the handles to remove them afterwards; here it is
         with the two-parameter hook PyTorch calls. Forgetting the handles is the common
         mistake: registering the same function again adds a second entry, not nothing.

@@ -22,16 +22,18 @@ def example(torch: ModuleType) -> None:
         print(f"state_dict pre-hook:  prefix = {prefix!r}")
 
     def after_saving(module, state_dict, prefix, local_metadata):
-        print(f"state_dict post-hook: keys = {list(state_dict)}, metadata = {local_metadata}")
+        print(f"state_dict post-hook: keys = {list(state_dict)}, "
+              f"metadata = {local_metadata}")
 
     model[0].register_state_dict_pre_hook(before_saving)
     model[0].register_state_dict_post_hook(after_saving)
     print("saved:", dict(model.state_dict()))
 
-    old_checkpoint = {"0.scale": torch.tensor([3.0])}  # saved when weight was called scale
+    # Saved when the weight was called scale:
+    old_checkpoint = {"0.scale": torch.tensor([3.0])}
 
-    def rename_old_keys(module, state_dict, prefix, local_metadata, strict, missing_keys,
-                        unexpected_keys, error_msgs):
+    def rename_old_keys(module, state_dict, prefix, local_metadata, strict,
+                        missing_keys, unexpected_keys, error_msgs):
         if prefix + "scale" in state_dict:  # edit the state_dict in place: no return
             state_dict[prefix + "weight"] = state_dict.pop(prefix + "scale")
 
@@ -41,7 +43,8 @@ def example(torch: ModuleType) -> None:
     try:
         model.load_state_dict(old_checkpoint)
     except RuntimeError as error:
-        print("without the pre-hook:", *(line.strip() for line in str(error).splitlines()[1:]))
+        reasons = str(error).splitlines()[1:]
+        print("without the pre-hook:", *(line.strip() for line in reasons))
     model[0].register_load_state_dict_pre_hook(rename_old_keys)
     model[0].register_load_state_dict_post_hook(report)
     model.load_state_dict(old_checkpoint)

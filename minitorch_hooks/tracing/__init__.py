@@ -1,6 +1,6 @@
-"""Seeing the hooks fire: ``minitorch_hooks.trace`` records every hook call in a block.
+"""Seeing the hooks fire: ``minitorch_hooks.hook_trace`` records every hook call in a block.
 
-* ``tracer.py``: ``trace`` and ``Trace``, the recording itself;
+* ``tracer.py``: ``hook_trace`` and ``Trace``, the recording itself;
 * ``kinds.py``: every kind of hook, its phase, and what it receives;
 * ``events.py``: one recorded call; ``naming.py``: how owners are named;
 * ``dispatch.py``, ``registration.py``: the two ways of watching (our own hooks at their
@@ -9,4 +9,4 @@
 """
 
 from .events import HookEvent
-from .tracer import Trace, trace
+from .tracer import Trace, hook_trace

@@ -4,9 +4,9 @@ Every hook loop in the package goes through ``call_hooks`` or ``traced`` (utils/
 which hand each hook to the active watcher before calling it. The watcher answers with a
 :class:`WatchedHook` that reports the call, or with the hook itself for the package's own
 plumbing (marked with ``library_hook``). It also works out the two things a call site
-does not say: whether a module hook is global (by its handle id, in the dictionaries of
-``register_module_*``), and that a node hook wrapping a module hook is really a legacy
-``register_backward_hook``.
+does not say: whether a module or optimiser step hook is global (by its handle id, in the
+dictionaries of ``register_module_*`` and ``register_optimizer_step_*``), and that a node
+hook wrapping a module hook is really a legacy ``register_backward_hook``.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..nn.modules import module as registry
+from ..optim import optimizer as optim_registry
 from ..utils import hooks as dispatch
 from .kinds import GLOBAL
 from .watched import Begin, WatchedHook
@@ -24,6 +25,8 @@ _GLOBAL_HOOKS = {
     "forward hook": registry._global_forward_hooks,
     "backward pre-hook": registry._global_backward_pre_hooks,
     "backward hook": registry._global_backward_hooks,
+    "step pre-hook": optim_registry._global_optimizer_pre_hooks,
+    "step post-hook": optim_registry._global_optimizer_post_hooks,
 }
 
 

@@ -23,8 +23,8 @@ class Kind:
     also receives ``kwargs``.
     """
 
-    phase: str  # "forward", "backward", "state_dict" or "registration"
-    owner: str  # "module", "tensor", "node" or "context" (a ``with`` block, no object)
+    phase: str  # "forward", "backward", "state_dict", "registration" or "step"
+    owner: str  # "module", "tensor", "node", "optimizer" or "context" (a ``with`` block)
     signatures: tuple[tuple[str, ...], ...]
 
     def parameter_names(self, count: int) -> tuple[str, ...]:
@@ -59,6 +59,13 @@ KINDS: dict[str, Kind] = {
     "module registration hook": Kind("registration", "module", (("name", "module"),)),
     "parameter registration hook": Kind("registration", "module", (("name", "param"),)),
     "buffer registration hook": Kind("registration", "module", (("name", "buffer"),)),
+    # An optimiser's hooks; ``args`` of a step hook starts with the optimiser itself.
+    "step pre-hook": Kind("step", "optimizer", (("args", "kwargs"),)),
+    "step post-hook": Kind("step", "optimizer", (("args", "kwargs"),)),
+    "optimizer state_dict pre-hook": Kind("state_dict", "optimizer", ((),)),
+    "optimizer state_dict post-hook": Kind("state_dict", "optimizer", (("state_dict",),)),
+    "optimizer load_state_dict pre-hook": Kind("state_dict", "optimizer", (("state_dict",),)),
+    "optimizer load_state_dict post-hook": Kind("state_dict", "optimizer", ((),)),
 }
 
 GLOBAL = "global "  # the prefix of a global module hook's kind: "global forward hook"

@@ -1,6 +1,6 @@
 """The timeline as a Mermaid sequence diagram (https://mermaid.js.org), for Markdown pages.
 
-Each phase (forward, backward, state_dict, registration) is a participant that calls the
+Each phase (forward, backward, state_dict, registration, step) is a participant that calls the
 owners of the hooks: an arrow per hook call, and a dashed arrow back when the hook replaced
 the value (a crossed one when it raised).
 """

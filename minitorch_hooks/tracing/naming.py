@@ -1,7 +1,7 @@
 """How a trace names what a hook belongs to: ``encoder.0 (Linear)``, ``0.weight``, ``x``.
 
 A module is named as ``named_modules()`` names it, relative to the outermost module the
-trace knows of. It knows the roots given to ``trace(model)``, and every module that
+trace knows of. It knows the roots given to ``hook_trace(model)``, and every module that
 registered a sub-module, parameter or buffer while the trace was active (a global
 registration hook tells it), so a model built inside the traced block is named too.
 Names are looked up when a hook fires, from the model as it is then: a registration hook
@@ -78,6 +78,11 @@ class Names:
             return self.given[key][1]
         name = self._known_names().get(key, (None, ""))[1]
         return f"{name} ({type(module).__name__})" if name else type(module).__name__
+
+    def module_order(self) -> list[str]:
+        """The names of the known modules, in the order ``named_modules()`` gives them."""
+        return [self.module(obj) for key, (obj, _) in self._known_names().items()
+                if key[0] == "module"]
 
     def tensor(self, tensor: Any) -> str:
         """``tensor`` is a tensor, or ``(node, output_nr)`` for a non-leaf (our engine)."""

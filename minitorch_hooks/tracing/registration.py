@@ -12,6 +12,7 @@ hooks put on one saved tensor (``grad_fn._raw_saved_self.register_hooks``) are C
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from types import ModuleType
 from typing import Any
@@ -35,6 +36,18 @@ _MODULE_METHODS = {
     "register_state_dict_post_hook": "state_dict post-hook",
     "register_load_state_dict_pre_hook": "load_state_dict pre-hook",
     "register_load_state_dict_post_hook": "load_state_dict post-hook",
+}
+_OPTIMIZER_METHODS = {
+    "register_step_pre_hook": "step pre-hook",
+    "register_step_post_hook": "step post-hook",
+    "register_state_dict_pre_hook": "optimizer state_dict pre-hook",
+    "register_state_dict_post_hook": "optimizer state_dict post-hook",
+    "register_load_state_dict_pre_hook": "optimizer load_state_dict pre-hook",
+    "register_load_state_dict_post_hook": "optimizer load_state_dict post-hook",
+}
+_GLOBAL_OPTIMIZER_FUNCTIONS = {
+    "register_optimizer_step_pre_hook": GLOBAL + "step pre-hook",
+    "register_optimizer_step_post_hook": GLOBAL + "step post-hook",
 }
 _GLOBAL_FUNCTIONS = {
     "register_module_forward_pre_hook": GLOBAL + "forward pre-hook",
@@ -78,6 +91,11 @@ def install(torch: ModuleType, begin: Begin) -> Callable[[], None]:
         replace(torch.nn.Module, name, kind, on_tensor=False)
     for name, kind in _GLOBAL_FUNCTIONS.items():
         replace(torch.nn.modules.module, name, kind, on_tensor=False)
+    for name, kind in _OPTIMIZER_METHODS.items():
+        replace(torch.optim.Optimizer, name, kind, on_tensor=False)
+    optimizer_module = importlib.import_module(torch.__name__ + ".optim.optimizer")
+    for name, kind in _GLOBAL_OPTIMIZER_FUNCTIONS.items():
+        replace(optimizer_module, name, kind, on_tensor=False)
     _watch_saved_tensors_hooks(torch, originals, watched)
 
     def uninstall() -> None:

@@ -1,13 +1,16 @@
-"""``trace``: record every hook that fires inside a ``with`` block.
+"""``hook_trace``: record every hook that fires inside a ``with`` block.
 
-    with minitorch_hooks.trace(model, names={"x": x}) as t:
+It is not called ``trace``: in PyTorch ``torch.trace`` is the sum of a matrix's diagonal,
+and a PyTorch name here must mean what it means there.
+
+    with minitorch_hooks.hook_trace(model, names={"x": x}) as t:
         model(x).sum().backward()
     print(t)                      # the timeline, one line per hook call
     t.mermaid(), t.svg()          # the same as a diagram
 
 Each call becomes a :class:`HookEvent`: its number, phase, kind, owner, the hook's name,
-what it received and whether it replaced the value. ``trace`` watches minitorch_hooks at
-its hook dispatch (``tracing/dispatch.py``); ``trace(torch=torch)`` watches real PyTorch
+what it received and whether it replaced the value. ``hook_trace`` watches minitorch_hooks
+at its hook dispatch (``tracing/dispatch.py``); ``hook_trace(torch=torch)`` watches real PyTorch
 instead, by wrapping hooks as they are registered (``tracing/registration.py``). Both
 report in the same words, so the two timelines of one script can be compared.
 """
@@ -86,6 +89,9 @@ class Trace:
             where = self._names.module(owner)
         elif info.owner == "tensor":
             where = self._names.tensor(owner)
+        elif info.owner == "optimizer":  # called with the optimiser first, as module hooks
+            owner, args = args[0], args[1:]
+            where = type(owner).__name__
         elif info.owner == "context":  # saved-tensor hooks belong to a ``with`` block
             where = "saved_tensors_hooks"
         else:
@@ -105,17 +111,19 @@ class Trace:
 
         return finish
 
-    def text(self) -> str:
-        """The timeline as an aligned table, one hook call a row."""
-        return render_text(self.events)
+    def text(self, width: int | None = None) -> str:
+        """The timeline as an aligned table, one hook call a row; with a ``width``, a
+        call that would make a row wider goes on its own lines under the row."""
+        return render_text(self.events, width)
 
     def mermaid(self) -> str:
         """The timeline as a Mermaid sequence diagram."""
         return render_mermaid(self.events)
 
     def svg(self) -> str:
-        """The timeline as a self-contained SVG drawing, one swim lane per owner."""
-        return render_svg(self.events)
+        """The timeline as a self-contained SVG drawing, one swim lane per owner, the
+        modules in the order of the model."""
+        return render_svg(self.events, self._names.module_order())
 
     def json(self) -> str:
         return events_to_json(self.events)
@@ -124,7 +132,7 @@ class Trace:
         return self.text()
 
 
-def trace(*roots: Any, names: Mapping[str, Any] | None = None,
+def hook_trace(*roots: Any, names: Mapping[str, Any] | None = None,
           torch: ModuleType | None = None) -> Trace:
     """Record every hook call while the ``with`` block runs.
 
@@ -135,8 +143,6 @@ def trace(*roots: Any, names: Mapping[str, Any] | None = None,
     """
     for root in roots:
         if not is_module(root):
-            # import minitorch_hooks as torch; torch.trace(matrix) means PyTorch's trace.
-            raise TypeError(f"trace() takes modules to name, not {type(root).__name__}; "
-                            "torch.trace, the sum of a matrix's diagonal, is not implemented "
-                            "by minitorch_hooks")
+            raise TypeError(f"hook_trace() takes modules to name, not "
+                            f"{type(root).__name__}")
     return Trace(roots, names or {}, torch)

@@ -1,7 +1,8 @@
 """The tutorial exercises: from using PyTorch's hooks to building them.
 
 Each exercise is a folder here, listed in :data:`EXERCISE_FOLDERS` in the order a learner
-takes them. A folder holds:
+takes them; its number is the one in its name (``ex05_...`` is exercise 5), so that
+exercises written on different branches keep their numbers. A folder holds:
 
 * ``README.md``: the exercise's text (the documentation site shows it too);
 * ``exNN_<name>.py``: the starter file, with gaps marked ``# --- step K: ... ---`` that
@@ -38,6 +39,9 @@ EXERCISE_FOLDERS = (
     "ex10_backward_engine",
     "ex11_full_backward_hook",
     "ex12_saved_tensor_hooks",
+    "ex13_optimizer_step_hooks",
+    "ex14_global_hooks",
+    "ex15_optimizer_in_backward",
 )
 
 _HERE = Path(__file__).parent
@@ -77,5 +81,10 @@ class Exercise:
         return importlib.import_module(f"{__name__}.{self.name}.checks").CHECKS
 
 
-EXERCISES = tuple(Exercise(number, name)
-                  for number, name in enumerate(EXERCISE_FOLDERS, start=1))
+EXERCISES = tuple(Exercise(int(name[2:4]), name) for name in EXERCISE_FOLDERS)
+NUMBERS = tuple(exercise.number for exercise in EXERCISES)
+
+
+def by_number(number: int) -> Exercise:
+    """Exercise ``number`` (a number of :data:`NUMBERS`)."""
+    return EXERCISES[NUMBERS.index(number)]

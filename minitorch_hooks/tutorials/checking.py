@@ -22,8 +22,10 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import inspect
 import io
 import sys
+import textwrap
 import traceback
 import types
 import warnings
@@ -34,11 +36,13 @@ from typing import Any
 
 import numpy as np
 
+from ..cli.pytorch import MISSING
+from .notebooks import notebook_code
+
 # The one line that ties an exercise file to minitorch_hooks. The comparisons with real
 # PyTorch load the same file with this line replaced by ``import torch``.
 TORCH_IMPORT = "import minitorch_hooks as torch"
-PYTORCH_MISSING = ("real PyTorch is not installed "
-                   "(pip install 'minitorch-hooks[conformance]' to compare with it)")
+PYTORCH_MISSING = MISSING
 
 
 class CheckFailed(AssertionError):  # noqa: N818 - a verdict on the learner's code
@@ -133,13 +137,29 @@ class Result:
     printed: str = ""
 
 
+def check_source(check: Check) -> tuple[str, int, str]:
+    """Where a check is written (file, line) and its code from its ``def`` on.
+
+    A failure names what the check built (``'y, doubled'``, ``x1``): the learner sees
+    those names only with the check's code beside them. The decorator, which holds the
+    hint, is left out, so that the hint still waits its turn.
+    """
+    lines, first = inspect.getsourcelines(check.function)
+    start = next(index for index, line in enumerate(lines)
+                 if line.lstrip().startswith("def "))
+    return (inspect.getsourcefile(check.function) or "", first + start,
+            textwrap.dedent("".join(lines[start:])).rstrip("\n"))
+
+
 def load(path: Path, library: str = "minitorch_hooks") -> types.ModuleType:
     """Run an exercise file as a module; with ``library="torch"``, on real PyTorch.
 
     The module is not named ``__main__``, so the file's ``if __name__ == "__main__":``
-    cells (the demonstrations) do not run. Errors in the file propagate.
+    cells (the demonstrations) do not run. Errors in the file propagate. A notebook
+    (``.ipynb``) runs its code cells.
     """
-    source = path.read_text(encoding="utf-8")
+    source = (notebook_code(path) if path.suffix == ".ipynb"
+              else path.read_text(encoding="utf-8"))
     if library == "torch":
         source = source.replace(TORCH_IMPORT, "import torch")
     name = f"_exercise_{path.stem}_{library}"

@@ -2,7 +2,7 @@
 
 Nothing here is part of an exercise. The progress bar is a few lines rather than a
 dependency (it draws what tqdm draws, on one line), and plotting uses matplotlib only when
-it is installed (``pip install 'minitorch-hooks[tutorials]'``): without it, a demonstration
+it is installed (from a clone: ``pip install -e ".[tutorials]"``): without it, a demonstration
 says that it skipped its plot and carries on.
 """
 
@@ -59,7 +59,7 @@ def plot_lines(series: Mapping[str, Sequence[float]], *, title: str, xlabel: str
         from matplotlib.figure import Figure
     except ImportError:
         print(f"(no plot of {title!r}: matplotlib is not installed; "
-              "pip install 'minitorch-hooks[tutorials]')")
+              'from a clone: pip install -e ".[tutorials]")')
         return
     figure = Figure(figsize=(6.4, 3.6), layout="constrained")
     axes = figure.subplots()

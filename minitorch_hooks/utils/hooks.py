@@ -1,17 +1,17 @@
 """The hook machinery shared by tensors, graph nodes and modules.
 
-Every hook in PyTorch is one pattern (seed 003's ``Package``): a component runs its own
+Every hook in PyTorch is one pattern (the ``Package`` of exercise 1): a component runs its own
 steps and, at a fixed point, calls whatever the user registered there, in registration
 order; a hook that returns something other than ``None`` replaces the value.
 :func:`call_hooks` is that pattern, written once. :class:`RemovableHandle` is what every
 ``register_*`` method returns so the hook can be taken out again.
 
-Because every hook passes through here, this is also where ``minitorch_hooks.trace`` watches
+Because every hook passes through here, this is also where ``minitorch_hooks.hook_trace`` watches
 them: each call site names its hook point (``site="forward hook"``) and the object that owns
 the hooks, and while a trace is active each hook is called through a stand-in that records
 the call. With no trace active that costs one ``is None`` test per hook, and nothing at all
 where no hook is registered.
-See https://pytorch.org/docs/stable/notes/autograd.html#backward-hooks-execution
+See <https://docs.pytorch.org/docs/2.13/notes/autograd.html#backward-hooks-execution>
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ import minitorch_hooks
 
 T = TypeVar("T")
 
-# The trace that records hook calls (``minitorch_hooks.trace``), or None when none is active.
+# The trace that records hook calls (``minitorch_hooks.hook_trace``), or None when none is active.
 _active_tracer: Any = None
 
 
@@ -100,7 +100,7 @@ class RemovableHandle:
 
     It refers to those dictionaries weakly, so keeping a handle does not keep a module or a
     tensor alive; ``remove()`` is safe to call twice and after the owner is gone.
-    See https://pytorch.org/docs/stable/generated/torch.utils.hooks.RemovableHandle.html
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.utils.hooks.RemovableHandle.html>
     """
 
     id: int
@@ -173,7 +173,7 @@ class BackwardHook:
     argument (``None`` for non-tensors), and when no input requires grad the hooks fire
     at the outputs instead, with a warning. The two node hooks are named ``hook`` as in
     PyTorch, because the engine names a hook in its errors about a bad replacement grad.
-    See https://pytorch.org/docs/stable/generated/torch.nn.Module.html#torch.nn.Module.register_full_backward_hook
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.Module.html#torch.nn.Module.register_full_backward_hook>
     """
 
     def __init__(self, module: Any, user_hooks: list, user_pre_hooks: list) -> None:

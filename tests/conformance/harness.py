@@ -18,8 +18,7 @@ import numpy as np
 import pytest
 
 import minitorch_hooks
-
-REASON = "real PyTorch is not installed: pip install -e '.[test,conformance]'"
+from minitorch_hooks.cli.pytorch import MISSING as REASON
 
 
 def real_torch() -> Any:

@@ -4,9 +4,9 @@
 graph and the hooks on it.
 
 Every scenario defines its Functions inside itself, on the ``torch`` it is given, so the
-same class statement runs on both libraries. Left out, as the rest of the library leaves
-them out: ``create_graph`` (double backward, and so ``once_differentiable``), forward-mode
-AD (``jvp``), ``vmap`` and ``mark_dirty``.
+same class statement runs on both libraries. ``create_graph`` and ``once_differentiable``
+are in ``test_create_graph.py``. Left out, as the rest of the library leaves them out:
+forward-mode AD (``jvp``), ``vmap`` and ``mark_dirty``.
 """
 
 from __future__ import annotations

@@ -113,3 +113,22 @@ def test_registration_errors(call):
         call(torch, a, torch.ones(2))
 
     assert_same_outcome(scenario)
+
+
+def test_the_tensor_hooks_it_registers_carry_pytorch_s_names():
+    """What a tensor's hook dictionary (and so a trace) shows: in "any" mode the hook is
+    wrapped with functools.wraps(fn) and takes fn's name; in "all" mode it is inner_hook."""
+    def scenario(torch):
+        a, b, _, _ = _graph(torch)
+
+        def on_all(grads):
+            pass
+
+        def on_any(grad):
+            pass
+
+        torch.autograd.graph.register_multi_grad_hook((a, b), on_all)
+        torch.autograd.graph.register_multi_grad_hook((a, b), on_any, mode="any")
+        return [hook.__name__ for hook in a._backward_hooks.values()]
+
+    assert_same_outcome(scenario)

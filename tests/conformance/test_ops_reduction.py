@@ -281,3 +281,26 @@ def test_unbiased_and_correction_together_is_a_type_error(name, call):
     assert (ours.type, theirs.type) == ("TypeError", "TypeError"), (ours, theirs)
     assert ours.message.startswith(f"{name}() received an invalid combination of arguments")
     assert theirs.message.startswith(f"{name}() received an invalid combination of arguments")
+
+
+@pytest.mark.parametrize("shape", [(3, 3), (2, 4), (4, 2), (0, 0), (1, 1)])
+def test_trace_is_the_sum_of_the_diagonal(shape):
+    """``torch.trace`` is the matrix trace (our hook recorder is ``hook_trace``): its value,
+    ``TraceBackward0`` with the input's sizes, and a gradient only on the diagonal."""
+    def scenario(torch):
+        out = run(torch, lambda torch, x: torch.trace(x), values(shape))
+        method = run(torch, lambda torch, x: x.trace(), values(shape))
+        x = torch.ones(*shape, requires_grad=True)
+        return out, method, torch.trace(x).grad_fn._saved_self_sym_sizes
+
+    assert_same_outcome(scenario)
+
+
+@pytest.mark.parametrize("dtype", ["int32", "uint8", "int64", "float64", "bool"])
+def test_trace_dtype(dtype):
+    assert_same_outcome(lambda torch: torch.trace(torch.ones(3, 3, dtype=getattr(torch, dtype))))
+
+
+@pytest.mark.parametrize("shape", [(), (3,), (2, 2, 2)])
+def test_trace_of_a_tensor_that_is_not_a_matrix_is_an_error(shape):
+    assert_same_outcome(lambda torch: torch.trace(torch.ones(shape)))

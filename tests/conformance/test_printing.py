@@ -19,10 +19,9 @@ from hypothesis.extra import numpy as hnp
 
 import minitorch_hooks as mt
 from minitorch_hooks import _tensor_str
+from minitorch_hooks.cli.pytorch import MISSING
 
-torch = pytest.importorskip(
-    "torch", reason="real PyTorch is not installed: pip install '.[conformance]'"
-)
+torch = pytest.importorskip("torch", reason=MISSING)
 
 FLOAT_DTYPES = ["float32", "float64", "float16"]
 INT_DTYPES = ["int64", "int32", "uint8"]

@@ -14,8 +14,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-REASON = "real PyTorch is not installed: pip install '.[conformance]'"
-torch = pytest.importorskip("torch", reason=REASON)
+from minitorch_hooks.cli.pytorch import MISSING
+
+torch = pytest.importorskip("torch", reason=MISSING)
 
 import minitorch_hooks  # noqa: E402
 from minitorch_hooks import random as mini_random  # noqa: E402

@@ -83,6 +83,8 @@ BACKWARD: dict[str, Callable[[Any], Any]] = {
     "tensor_power_of_a_negative_base": _grad_of(lambda x: x ** x.detach().abs(), -1.0),
     "mean_of_empty": _grad_of(lambda x: x.mean()),
     "var_of_one_element": _grad_of(lambda x: x.var(), 1.0),
+    "var_of_empty": _grad_of(lambda x: x.var()),
+    "std_of_empty": _grad_of(lambda x: x.std()),
     "norm_at_zero": _grad_of(lambda x: x.norm(), 0.0, 0.0),
     "exp_overflow": _grad_of(lambda x: x.exp(), 1000.0),
     "multiply_by_inf": _grad_of(lambda x: x * INF, 0.0),

@@ -21,13 +21,17 @@ def test_the_map_lists_the_hook_apis_with_their_files_and_pages() -> None:
     real_torch()
     text = api_map.render()
     for row in [
-        "| [`torch.Tensor.register_hook`](https://docs.pytorch.org/docs/stable/generated/"
+        "| [`torch.Tensor.register_hook`](https://docs.pytorch.org/docs/2.13/generated/"
         "torch.Tensor.register_hook.html) | `minitorch_hooks/_tensor.py` |",
-        "| [`torch.nn.Module.register_forward_pre_hook`](https://docs.pytorch.org/docs/stable/"
+        "| [`torch.nn.Module.register_forward_pre_hook`](https://docs.pytorch.org/docs/2.13/"
         "generated/torch.nn.Module.html#torch.nn.Module.register_forward_pre_hook) | "
         "`minitorch_hooks/nn/modules/module.py` |",
-        "| [`torch.add`](https://docs.pytorch.org/docs/stable/generated/torch.add.html) | "
+        "| [`torch.add`](https://docs.pytorch.org/docs/2.13/generated/torch.add.html) | "
         "`minitorch_hooks/_ops/pointwise.py` |",
     ]:
         assert row in text
     assert "call_hooks" not in text  # ours only: not a PyTorch API
+    # torch.trace is PyTorch's matrix trace, and ours is that too, not the hook recorder.
+    assert ("| [`torch.trace`](https://docs.pytorch.org/docs/2.13/generated/torch.trace.html) | "
+            "`minitorch_hooks/_ops/reduction.py` |") in text
+    assert "hook_trace" not in text

@@ -85,3 +85,17 @@ def test_the_pictures_are_built_and_shown(site_dir: Path) -> None:
         assert "<svg" in svg and not REMOTE.search(svg.split("xmlns", 1)[0])
     page = (site_dir / "how-to" / "activation-statistics" / "index.html").read_text("utf-8")
     assert "assets/plots/activation-frequency.svg" in page
+
+
+def test_reference_signatures_wrap_and_pytorch_links_are_links(site_dir: Path) -> None:
+    """Long signatures are wrapped to fit the column (ruff, from the docs extra), and
+    every address of PyTorch's documentation is a real link, not plain text."""
+    page = (site_dir / "reference" / "module" / "index.html").read_text(encoding="utf-8")
+    start = page.index('id="minitorch_hooks.nn.Module.register_forward_pre_hook"')
+    signature = page[page.index("doc-signature", start):page.index("</code>", start)]
+    lines = re.sub(r"<[^>]+>", "", signature).split(">", 1)[1].splitlines()
+    assert len(lines) >= 3 and max(map(len, lines)) <= 80, lines
+    for html_page in (site_dir / "reference").rglob("*.html"):
+        text = html_page.read_text(encoding="utf-8")
+        plain = re.sub(r"<a [^>]*>.*?</a>|<[^>]+>", "", text)
+        assert "https://docs.pytorch.org" not in plain, html_page

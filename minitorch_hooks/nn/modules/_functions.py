@@ -4,7 +4,7 @@ A module with full backward hooks passes its tensor inputs, and later its output
 through this Function. It changes no value; it only puts one autograd node in the
 graph at each end of the module, and the hooks are attached to those nodes: the node
 at the outputs sees ``grad_output``, the node at the inputs sees ``grad_input``.
-See https://pytorch.org/docs/stable/generated/torch.nn.Module.html#torch.nn.Module.register_full_backward_hook
+See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.Module.html#torch.nn.Module.register_full_backward_hook>
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 As modules they can sit in a ``Sequential`` and carry hooks of their own, which is how
 activation statistics are usually collected.
-See https://pytorch.org/docs/stable/nn.html#non-linear-activations-weighted-sum-nonlinearity
+See <https://docs.pytorch.org/docs/2.13/nn.html#non-linear-activations-weighted-sum-nonlinearity>
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ parameters would be missing from ``parameters()``, ``state_dict()`` and ``.to()`
 their hooks from ``named_modules()``. These containers register every entry as a
 sub-module (under the names ``"0"``, ``"1"``, ... or the dict keys) and otherwise behave
 like the list or dict they stand for.
-See https://pytorch.org/docs/stable/nn.html#containers
+See <https://docs.pytorch.org/docs/2.13/nn.html#containers>
 """
 
 from __future__ import annotations

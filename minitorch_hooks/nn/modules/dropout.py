@@ -3,7 +3,7 @@
 The layer's ``training`` flag (set by ``model.train()`` / ``model.eval()``) is what
 switches it; the random mask is drawn from the global generator, as in PyTorch, so a
 seeded run drops the same elements.
-See https://pytorch.org/docs/stable/generated/torch.nn.Dropout.html
+See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.Dropout.html>
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 The default ``start_dim=1`` keeps the batch dimension, so images ``(N, C, H, W)`` become
 rows ``(N, C*H*W)`` for a following ``nn.Linear``.
-See https://pytorch.org/docs/stable/generated/torch.nn.Flatten.html
+See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.Flatten.html>
 """
 
 from __future__ import annotations

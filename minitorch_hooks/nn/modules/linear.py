@@ -3,7 +3,7 @@
 A new ``Linear`` draws its weights at once, in PyTorch's order and with PyTorch's
 formulas (see ``reset_parameters``), so a seeded script builds the same model here as in
 PyTorch, bit for bit.
-See https://pytorch.org/docs/stable/generated/torch.nn.Linear.html
+See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.Linear.html>
 """
 
 from __future__ import annotations

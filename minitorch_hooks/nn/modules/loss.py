@@ -2,7 +2,7 @@
 
 ``reduction`` says what to do with the per-element losses: ``"mean"`` (the default),
 ``"sum"`` or ``"none"`` (return them all).
-See https://pytorch.org/docs/stable/nn.html#loss-functions
+See <https://docs.pytorch.org/docs/2.13/nn.html#loss-functions>
 """
 
 from __future__ import annotations

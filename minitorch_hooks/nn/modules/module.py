@@ -13,7 +13,7 @@ it simply calls ``forward``. With hooks, it runs these steps, each a short metho
 
 The rest of the file is registration (attributes become parameters, buffers and
 sub-modules), traversal (``parameters()``, ``named_modules()``...) and ``state_dict``.
-See https://pytorch.org/docs/stable/generated/torch.nn.Module.html
+See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.Module.html>
 """
 
 from __future__ import annotations
@@ -202,20 +202,17 @@ class Module:
         if args:
             raise TypeError(f"{type(self).__name__}.__init__() takes 1 positional argument "
                             f"but {len(args) + 1} were given")
-        state = {
-            "training": True, "_parameters": {}, "_buffers": {},
-            "_non_persistent_buffers_set": set(), "_modules": {},
-            "_forward_pre_hooks": OrderedDict(), "_forward_pre_hooks_with_kwargs": OrderedDict(),
-            "_forward_hooks": OrderedDict(), "_forward_hooks_with_kwargs": OrderedDict(),
-            "_forward_hooks_always_called": OrderedDict(),
-            "_backward_pre_hooks": OrderedDict(), "_backward_hooks": OrderedDict(),
-            "_is_full_backward_hook": None,
-            "_state_dict_hooks": OrderedDict(), "_state_dict_pre_hooks": OrderedDict(),
-            "_load_state_dict_pre_hooks": OrderedDict(),
-            "_load_state_dict_post_hooks": OrderedDict(),
-        }
-        for name, value in state.items():
+        object.__setattr__(self, "training", True)
+        for name, value in _fresh_state().items():
             object.__setattr__(self, name, value)
+
+    def __setstate__(self, state: dict) -> None:
+        """Unpickling (``torch.load(..., weights_only=False)``, ``copy.deepcopy``): a module
+        pickled by an older release may lack a hook dictionary added since; it gets an
+        empty one, as in PyTorch, so that every hook kind works on it."""
+        self.__dict__.update(state)
+        for name, value in _fresh_state().items():
+            self.__dict__.setdefault(name, value)
 
     def forward(self, *args: Any, **kwargs: Any) -> Any:
         raise NotImplementedError(
@@ -373,7 +370,7 @@ class Module:
                                   with_kwargs: bool = False) -> RemovableHandle:
         """Run ``hook(module, args)`` before ``forward``; it may return new args.
 
-        See https://pytorch.org/docs/stable/generated/torch.nn.Module.html#torch.nn.Module.register_forward_pre_hook
+        See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.Module.html#torch.nn.Module.register_forward_pre_hook>
         """
         return _register(self._forward_pre_hooks, hook, prepend=prepend,
                          flags=((self._forward_pre_hooks_with_kwargs, with_kwargs),))
@@ -383,7 +380,7 @@ class Module:
                               ) -> RemovableHandle:
         """Run ``hook(module, args, output)`` after ``forward``; it may return a new output.
 
-        See https://pytorch.org/docs/stable/generated/torch.nn.Module.html#torch.nn.Module.register_forward_hook
+        See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.Module.html#torch.nn.Module.register_forward_hook>
         """
         return _register(self._forward_hooks, hook, prepend=prepend,
                          flags=((self._forward_hooks_with_kwargs, with_kwargs),
@@ -394,7 +391,7 @@ class Module:
         """Run ``hook(module, grad_output)`` when the gradient reaches the module's outputs;
         it may return a new ``grad_output``.
 
-        See https://pytorch.org/docs/stable/generated/torch.nn.Module.html#torch.nn.Module.register_full_backward_pre_hook
+        See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.Module.html#torch.nn.Module.register_full_backward_pre_hook>
         """
         return _register(self._backward_pre_hooks, hook, prepend=prepend)
 
@@ -403,7 +400,7 @@ class Module:
         """Run ``hook(module, grad_input, grad_output)`` once the gradients with respect to
         the module's inputs are computed; it may return a new ``grad_input``.
 
-        See https://pytorch.org/docs/stable/generated/torch.nn.Module.html#torch.nn.Module.register_full_backward_hook
+        See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.Module.html#torch.nn.Module.register_full_backward_hook>
         """
         if self._is_full_backward_hook is False:
             raise RuntimeError(_MIXED_BACKWARD_HOOKS.format("on a single Module"))
@@ -634,7 +631,7 @@ class Module:
         """Put ``module`` at a dotted path such as ``"encoder.0"``: an assignment to the
         parent module, so registration hooks see it as they see ``parent.name = module``.
         With ``strict``, only an existing attribute may be replaced.
-        See https://pytorch.org/docs/stable/generated/torch.nn.Module.html#torch.nn.Module.set_submodule
+        See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.Module.html#torch.nn.Module.set_submodule>
         """
         if target == "":
             raise ValueError("Cannot set the submodule without a target name!")
@@ -650,7 +647,7 @@ class Module:
 
     def get_parameter(self, target: str) -> Parameter:
         """The parameter at a dotted path such as ``"encoder.0.weight"``.
-        See https://pytorch.org/docs/stable/generated/torch.nn.Module.html#torch.nn.Module.get_parameter
+        See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.Module.html#torch.nn.Module.get_parameter>
         """
         _, name, param = self._get_member(target)
         if not isinstance(param, Parameter):
@@ -659,7 +656,7 @@ class Module:
 
     def get_buffer(self, target: str) -> Tensor:
         """The buffer at a dotted path such as ``"norm.running_mean"``.
-        See https://pytorch.org/docs/stable/generated/torch.nn.Module.html#torch.nn.Module.get_buffer
+        See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.Module.html#torch.nn.Module.get_buffer>
         """
         module, name, buffer = self._get_member(target)
         if name not in module._buffers:
@@ -694,7 +691,7 @@ class Module:
         parameters, and why hooks registered on them keep firing. A buffer, which no
         optimiser holds, is simply replaced by the converted tensor. The module's own
         hooks are not touched.
-        See https://pytorch.org/docs/stable/future_mod.html
+        See <https://docs.pytorch.org/docs/2.13/future_mod.html>
         """
         for module in self.children():
             module._apply(fn)
@@ -717,7 +714,7 @@ class Module:
         ``Tensor.to``. Only floating-point parameters and buffers change dtype: an integer
         buffer (a step counter) keeps its type, which is also why an integer ``dtype`` is
         refused. The only device is the CPU; any other is an error.
-        See https://pytorch.org/docs/stable/generated/torch.nn.Module.html#torch.nn.Module.to
+        See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.Module.html#torch.nn.Module.to>
         """
         dtype = parse_to(*args, **kwargs)
         if dtype is not None and not dtype.is_floating_point:
@@ -821,7 +818,7 @@ class Module:
         """Override this (and ``set_extra_state``) to keep something besides parameters and
         buffers in the state dict, under the key ``"_extra_state"``: a module is asked only
         when its class overrides it.
-        See https://pytorch.org/docs/stable/generated/torch.nn.Module.html#torch.nn.Module.get_extra_state
+        See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.Module.html#torch.nn.Module.get_extra_state>
         """
         raise RuntimeError("Reached a code path in Module.get_extra_state() that should never "
                            "be called: state_dict() asks only modules that override it.")
@@ -829,7 +826,7 @@ class Module:
     def set_extra_state(self, state: Any) -> None:
         """Override this to take back what ``get_extra_state`` stored, in
         ``load_state_dict``.
-        See https://pytorch.org/docs/stable/generated/torch.nn.Module.html#torch.nn.Module.set_extra_state
+        See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.Module.html#torch.nn.Module.set_extra_state>
         """
         raise RuntimeError("Reached a code path in Module.set_extra_state() that should never "
                            "be called: load_state_dict() tells only modules that override it.")
@@ -967,6 +964,20 @@ class Module:
         keys = [*dir(type(self)), *self.__dict__, *self._parameters, *self._modules,
                 *self._buffers]
         return sorted(key for key in keys if not key[0].isdigit())
+
+
+def _fresh_state() -> dict[str, Any]:
+    """What a new module starts with besides ``training``: no members, no hooks."""
+    return {
+        "_parameters": {}, "_buffers": {}, "_non_persistent_buffers_set": set(), "_modules": {},
+        "_forward_pre_hooks": OrderedDict(), "_forward_pre_hooks_with_kwargs": OrderedDict(),
+        "_forward_hooks": OrderedDict(), "_forward_hooks_with_kwargs": OrderedDict(),
+        "_forward_hooks_always_called": OrderedDict(),
+        "_backward_pre_hooks": OrderedDict(), "_backward_hooks": OrderedDict(),
+        "_is_full_backward_hook": None,
+        "_state_dict_hooks": OrderedDict(), "_state_dict_pre_hooks": OrderedDict(),
+        "_load_state_dict_pre_hooks": OrderedDict(), "_load_state_dict_post_hooks": OrderedDict(),
+    }
 
 
 def _typename(value: Any) -> str:

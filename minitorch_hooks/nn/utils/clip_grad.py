@@ -3,7 +3,7 @@
 Called between ``backward()`` and ``optimizer.step()``, it bounds the size of one update
 (exploding gradients in RNNs are the classic case) without changing its direction: every
 gradient is multiplied by the same factor ``max_norm / total_norm`` when that is below 1.
-See https://pytorch.org/docs/stable/generated/torch.nn.utils.clip_grad_norm_.html
+See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.utils.clip_grad_norm_.html>
 """
 
 from __future__ import annotations

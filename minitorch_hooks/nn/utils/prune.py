@@ -15,7 +15,7 @@ amount=0.3)`` does not change the weights; it re-parametrises them:
 ``remove(module, "weight")`` makes it permanent: ``weight`` is a parameter again, holding
 the masked values, and the hook, ``weight_orig`` and ``weight_mask`` are gone.
 See https://pytorch.org/tutorials/intermediate/pruning_tutorial.html and
-https://pytorch.org/docs/stable/generated/torch.nn.utils.prune.l1_unstructured.html
+<https://docs.pytorch.org/docs/2.13/generated/torch.nn.utils.prune.l1_unstructured.html>
 """
 
 from __future__ import annotations

@@ -94,7 +94,7 @@ class Package:
 # %% [markdown]
 # ## Try it
 #
-# The seed article's example: a hook that only watches, then one that replaces the
+# A popular article's example: a hook that only watches, then one that replaces the
 # value. Its own version tested the result with `if output:`, so a hook returning `0`
 # was ignored; `is not None` keeps that answer.
 

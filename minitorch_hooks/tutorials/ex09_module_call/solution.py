@@ -154,7 +154,7 @@ class Module:
 # %% [markdown]
 # ## Try it
 #
-# The seed article's `SumNet` (seed 001): a pre-hook adds 10 to the first input, a
+# A popular article's `SumNet`: a pre-hook adds 10 to the first input, a
 # forward hook adds 100 to the output; then a forward that fails, with a timing hook
 # registered with `always_call=True` that still reports.
 

@@ -136,8 +136,8 @@ def shared_inputs_are_summed(ex, torch):
 
 
 @CHECKS(step=4, title="hooks fire in PyTorch's order, and a replacement flows on",
-        hint="pop from a heap of (-sequence_nr, arrival counter, value): the latest "
-             "computed first, leaves as soon as ready; run the hooks before backward_fn")
+        hint="pop from a heap of Ready(-sequence_nr, value): the latest computed first, "
+             "leaves as soon as ready; run the hooks before backward_fn")
 def hooks_fire_in_order(ex, torch):
     def scenario(leaf, events):
         x, w = leaf([0.5, -1.0]), leaf([2.0, 3.0])
@@ -178,3 +178,27 @@ def deep_backward(ex, torch):
         return [x.grad]
 
     expect_same(ex, torch, scenario)
+
+
+# What real PyTorch 2.13 does with `torch.stack(xs).sum().backward()` when each of the
+# leaves xs[i] has a hook that records i: the order of its ready queue, a binary heap in
+# which every leaf's accumulator has the same priority. tests/test_exercises.py asks real
+# PyTorch for these orders again, so they cannot go stale.
+PYTORCH_LEAF_ORDER = {3: [0, 1, 2], 4: [0, 2, 1, 3], 5: [0, 2, 4, 1, 3],
+                      8: [0, 2, 6, 5, 7, 4, 1, 3]}
+
+
+@CHECKS(step=4, title="leaves ready together leave the heap in PyTorch's order",
+        hint="push every ready Value as Ready(-sequence_nr, value), which compares by "
+             "priority alone: no arrival counter, so equal priorities are left to heapq",
+        compare_with_pytorch=False)
+def tied_leaves_follow_the_heap(ex, torch):
+    for count, expected in PYTORCH_LEAF_ORDER.items():
+        order = []
+        leaves = [ex.Value([float(i)]) for i in range(count)]
+        for i, leaf in enumerate(leaves):
+            leaf.register_hook(lambda grad, i=i, order=order: order.append(i))
+        ex.Value.stack(leaves).sum().backward()
+        expect(order == expected, f"the hooks of {count} stacked leaves ran in the order "
+               f"{order}; PyTorch runs them as {expected}: its heap, not the order the "
+               "leaves became ready, decides between equal priorities")

@@ -16,7 +16,8 @@ import heapq
 import itertools
 import math
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -72,6 +73,12 @@ class Value:
     def backward(self) -> None:
         backward(self)
 
+    @staticmethod
+    def stack(values: Sequence[Value]) -> Value:
+        """The Values side by side, as `torch.stack`: one node with many parents."""
+        return Value(np.stack([v.data for v in values]), tuple(values),
+                     lambda grad: tuple(grad))
+
     def register_hook(self, hook: Hook) -> RemovableHandle:
         # --- step 1: store the hook under a new handle's id ---
         handle = RemovableHandle(self._backward_hooks)
@@ -95,13 +102,29 @@ class Value:
 #
 # ## Step 4: `backward(root)`
 #
-# Start with a gradient of ones for `root`. Keep a heap of the Values whose gradients have
-# all arrived (their count from step 2 reached 0), ordered by `-sequence_nr`, with a
-# counter to break ties in arrival order. For each Value popped: run its hooks on its
-# summed gradient; a leaf adds the result into `.grad`, any other Value passes it to
+# Start with a gradient of ones for `root`. Keep a heap (`heapq`) of the Values whose
+# gradients have all arrived (their count from step 2 reached 0), as `Ready` entries:
+# `Ready(-value.sequence_nr, value)`. For each Value popped: run its hooks on its summed
+# gradient; a leaf adds the result into `.grad`, any other Value passes it to
 # `backward_fn` and sends each result to its parent.
+#
+# `Ready` compares by priority alone, with no tie-breaker, like the entries of PyTorch's
+# ready queue, a C++ `std::priority_queue`. Every leaf has the same priority, so among
+# leaves that are ready together the heap's own sifting picks the order, and Python's
+# `heapq` sifts exactly as C++'s heap does.
 
 # %%
+@dataclass(eq=False)
+class Ready:
+    """An entry of the ready heap: the highest priority (lowest number) pops first."""
+
+    priority: float
+    value: Value
+
+    def __lt__(self, other: Ready) -> bool:
+        return self.priority < other.priority
+
+
 def count_dependencies(root: Value) -> dict[Value, int]:
     # --- step 2: how many times each Value is used, walking with a stack ---
     counts = {root: 0}
@@ -132,10 +155,9 @@ def backward(root: Value) -> None:
     # --- step 4: the ready heap, hooks, accumulation into leaves ---
     dependencies = count_dependencies(root)
     grads = {root: np.ones_like(root.data)}
-    arrival = itertools.count()
-    ready = [(-root.sequence_nr, next(arrival), root)]
+    ready = [Ready(-root.sequence_nr, root)]
     while ready:
-        value = heapq.heappop(ready)[2]
+        value = heapq.heappop(ready).value
         grad = run_hooks(value, grads.pop(value))
         if value.is_leaf:
             value.grad = grad if value.grad is None else value.grad + grad
@@ -144,7 +166,7 @@ def backward(root: Value) -> None:
             grads[parent] = grads[parent] + parent_grad if parent in grads else parent_grad
             dependencies[parent] -= 1
             if dependencies[parent] == 0:
-                heapq.heappush(ready, (-parent.sequence_nr, next(arrival), parent))
+                heapq.heappush(ready, Ready(-parent.sequence_nr, parent))
     # --- end of step 4 ---
 
 
@@ -170,3 +192,10 @@ if __name__ == "__main__":
         deep = deep * Value(1.0)
     deep.backward()
     print("a chain of 5000 products, and no RecursionError: x.grad =", x.grad)
+
+    order = []
+    leaves = [Value([float(i)]) for i in range(5)]
+    for i, leaf in enumerate(leaves):
+        leaf.register_hook(lambda grad, i=i: order.append(i))
+    Value.stack(leaves).sum().backward()
+    print("five leaves ready together, their hooks in the heap's order:", order)

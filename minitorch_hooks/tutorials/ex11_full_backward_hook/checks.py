@@ -20,7 +20,7 @@ def values(grads):
 
 
 def product_model(torch):
-    """``x1 * x2 * W`` with ``W = [5, -1]``: the seed article's module, two wide."""
+    """``x1 * x2 * W`` with ``W = [5, -1]``: the article's module, two wide."""
     class Product(torch.nn.Module):
         def __init__(self):
             super().__init__()

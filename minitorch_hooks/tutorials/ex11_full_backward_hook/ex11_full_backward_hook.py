@@ -120,7 +120,7 @@ class FullBackwardHook:
 # %% [markdown]
 # ## Try it
 #
-# The seed article's example (seed 003): a module computing `x1 * x2 * W`, whose
+# A popular article's example: a module computing `x1 * x2 * W`, whose
 # backward hook rescales `grad_input` so that its entries add up to 1. Yours and
 # PyTorch's `register_full_backward_hook` side by side.
 

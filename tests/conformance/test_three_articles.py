@@ -1,7 +1,7 @@
-"""The seed articles' module-hook examples (``shared/seeds``), as written where they are
-right and as corrected where ``shared/seeds/README.md`` says they are wrong. Printed output
-is captured inside the scenario and compared as text. Each scenario runs on
-minitorch_hooks and on real PyTorch (see ``harness.py``)."""
+"""The module-hook examples of three popular articles, as written where they are right and
+as corrected where they are wrong. Printed output is captured inside the scenario and
+compared as text. Each scenario runs on minitorch_hooks and on real PyTorch (see
+``harness.py``)."""
 
 from __future__ import annotations
 
@@ -20,9 +20,9 @@ def printed(action):
     return out.getvalue()
 
 
-# -- seed 000: register_forward_pre_hook --------------------------------------------------------
+# -- the Russian article: register_forward_pre_hook --
 
-def test_seed_000_three_argument_pre_hook_fails_with_pytorchs_type_error():
+def test_pre_hook_article_three_argument_pre_hook_fails_with_pytorchs_type_error():
     """The article's hook takes ``(module, input_args, input_kwargs)``; registered without
     ``with_kwargs`` it is called with two arguments and fails."""
     def scenario(torch):
@@ -40,7 +40,7 @@ def test_seed_000_three_argument_pre_hook_fails_with_pytorchs_type_error():
     assert_same_outcome(scenario)
 
 
-def test_seed_000_corrected_pre_hook_prints_the_input_shape():
+def test_pre_hook_article_corrected_pre_hook_prints_the_input_shape():
     def scenario(torch):
         def pre_hook(module, input_args):
             print(f"Input shape: {input_args[0].shape}")
@@ -56,10 +56,10 @@ def test_seed_000_corrected_pre_hook_prints_the_input_shape():
 
 
 @pytest.mark.parametrize("variant", ["with_kwargs", "corrected"])
-def test_seed_000_noise_pre_hook(variant):
+def test_pre_hook_article_noise_pre_hook(variant):
     """Registered ``with_kwargs=True`` the hook's ``(x_noisy,)`` is not an ``(args,
     kwargs)`` pair and PyTorch raises RuntimeError; taking two arguments it works and
-    prints the README's numbers."""
+    prints PyTorch's real numbers."""
     def scenario(torch):
         torch.manual_seed(0)
 
@@ -86,7 +86,7 @@ def test_seed_000_noise_pre_hook(variant):
             "       grad_fn=<AddmmBackward0>)\n")
 
 
-def test_seed_000_noise_pre_hook_as_written_fails_on_the_missing_argument():
+def test_pre_hook_article_noise_pre_hook_as_written_fails_on_the_missing_argument():
     """As written the hook takes three arguments and is registered without
     ``with_kwargs``: TypeError."""
     def scenario(torch):
@@ -101,7 +101,7 @@ def test_seed_000_noise_pre_hook_as_written_fails_on_the_missing_argument():
 
 
 @pytest.mark.parametrize("arguments", [2, 3])
-def test_seed_000_logging_every_child_of_a_sequential(arguments):
+def test_pre_hook_article_logging_every_child_of_a_sequential(arguments):
     def scenario(torch):
         torch.manual_seed(0)
         nn = torch.nn
@@ -131,9 +131,9 @@ def test_seed_000_logging_every_child_of_a_sequential(arguments):
     assert_same_outcome(scenario)
 
 
-# -- seed 001: pre-forward and forward hooks on SumNet -------------------------------------------
+# -- the Chinese article: pre-forward and forward hooks on SumNet --
 
-def test_seed_001_sumnet_prints_hooks_in_order():
+def test_sumnet_article_prints_hooks_in_order():
     def scenario(torch):
         nn = torch.nn
 
@@ -166,9 +166,9 @@ def test_seed_001_sumnet_prints_hooks_in_order():
         "forward_pre_hook\nforward\nforward_hook\ntensor(116., grad_fn=<AddBackward0>)\n")
 
 
-# -- seed 003: the hook examples after the Package pattern ---------------------------------------
+# -- the Korean article: the hook examples after the Package pattern --
 
-def test_seed_003_pre_hook_collects_the_inputs():
+def test_package_article_pre_hook_collects_the_inputs():
     def scenario(torch):
         class Add(torch.nn.Module):
             def __init__(self):
@@ -190,7 +190,7 @@ def test_seed_003_pre_hook_collects_the_inputs():
     assert_same_outcome(scenario)
 
 
-def test_seed_003_forward_hook_adds_five():
+def test_package_article_forward_hook_adds_five():
     def scenario(torch):
         class Add(torch.nn.Module):
             def forward(self, x1, x2):
@@ -207,7 +207,7 @@ def test_seed_003_forward_hook_adds_five():
     assert_same_outcome(scenario)
 
 
-def test_seed_003_full_backward_hook_normalises_grad_input():
+def test_package_article_full_backward_hook_normalises_grad_input():
     """The article's hook makes the two input gradients sum to one; ``torch.tensor`` on a
     tensor gives PyTorch's copy-construct warning, once per call."""
     def scenario(torch):
@@ -240,7 +240,7 @@ def test_seed_003_full_backward_hook_normalises_grad_input():
     assert result[1].tolist() == [0.25] and result[2].tolist() == [0.75]
 
 
-def test_seed_003_tensor_backward_hooks_is_an_ordered_dict_keyed_by_handle_id():
+def test_package_article_tensor_backward_hooks_is_an_ordered_dict_keyed_by_handle_id():
     def scenario(torch):
         tensor = torch.rand(1, requires_grad=True)
 
