@@ -263,6 +263,8 @@ MATERIALIZE: dict[str, Callable[[Any], Any]] = {
     "off_with_allow_unused_gives_none": lambda torch: torch.autograd.grad(
         (torch.ones(2, requires_grad=True) * 2).sum(),
         [torch.ones(3, requires_grad=True)], allow_unused=True, materialize_grads=False),
+    "zeros_that_require_grad_under_create_graph": lambda torch: _unused_input(
+        torch, materialize_grads=True, create_graph=True),
     "nothing_to_materialize": lambda torch: _unused_input(torch, materialize_grads=True)[0][0],
 }
 
