@@ -16,6 +16,8 @@ import builtins
 import math
 
 from . import (
+    _C,
+    __future__,
     _silent_numpy,  # noqa: F401 - first: see its docstring
     autograd,
     nn,
@@ -63,7 +65,24 @@ from ._dtype import (
 )
 from ._generator import Generator
 from ._ops import _arguments
+from ._ops.closeness import allclose, isclose
 from ._ops.conversion import clone
+from ._ops.division import floor_divide, fmod, remainder
+from ._ops.elementary import (
+    acos,
+    arccos,
+    arcsin,
+    arctan,
+    asin,
+    atan,
+    cos,
+    cosh,
+    erf,
+    rsqrt,
+    sin,
+    sinh,
+    tan,
+)
 from ._ops.linalg import addmm, matmul, mm
 from ._ops.pointwise import (
     abs,
@@ -97,7 +116,21 @@ from ._ops.pointwise import (
     tanh,
     where,
 )
-from ._ops.reduction import all, any, argmax, max, mean, min, norm, std, sum, trace, var
+from ._ops.reduction import (
+    all,
+    any,
+    argmax,
+    max,
+    mean,
+    min,
+    norm,
+    std,
+    std_mean,
+    sum,
+    trace,
+    var,
+    var_mean,
+)
 from ._ops.setitem import masked_fill
 from ._ops.shape import (
     cat,
@@ -144,6 +177,21 @@ def numel(input: Tensor) -> builtins.int:
 def get_default_dtype() -> dtype:
     """Always float32: minitorch_hooks does not change the default dtype."""
     return float32
+
+
+
+def set_warn_always(b: builtins.bool, /) -> None:
+    """Give every warning that PyTorch gives only once per process (``TORCH_WARN_ONCE``:
+    ``x.T`` on a tensor that is not 2-D, ``from_numpy`` of a read-only array) every time,
+    which helps while debugging.
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.set_warn_always.html>
+    """
+    _C._set_warnAlways(b)
+
+
+def is_warn_always_enabled() -> builtins.bool:
+    """Whether ``set_warn_always(True)`` is in force."""
+    return _C._get_warnAlways()
 
 
 # Each function checks its tensor arguments first, as PyTorch's do (_ops/_arguments.py).

@@ -63,7 +63,15 @@ class device:  # noqa: N801 - torch's name
 _CPU = device()
 
 
-class Tensor:
+class TensorBase:
+    """``torch._C.TensorBase``: in PyTorch the C++ half of every tensor, which
+    ``torch.Tensor`` extends in Python. Here it is empty; it exists so that
+    ``isinstance(x, torch._C.TensorBase)`` holds, as it does in PyTorch."""
+
+    __slots__ = ()
+
+
+class Tensor(TensorBase):
     """An n-dimensional array that records the operations applied to it.
 
     ``Tensor([1., 2.])`` is PyTorch's legacy constructor (always float32);
@@ -333,6 +341,13 @@ class Tensor:
         out = Tensor._wrap(self._data)
         out._version_counter = self._version_counter
         return out
+
+    def module_load(self, other: Tensor, assign: bool = False) -> Tensor:
+        """What ``load_state_dict`` swaps into this parameter when the swap switch of
+        ``torch.__future__`` is on: ``other`` itself with ``assign``, else this tensor's
+        own values after copying ``other`` into them (detached either way). A subclass may
+        override it to load differently."""
+        return other.detach() if assign else self.copy_(other).detach()
 
     def detach_(self) -> Tensor:
         """Cut this tensor from the graph, in place. A view cannot be: it shares its

@@ -60,7 +60,7 @@ UNSAFE_MESSAGE = (
     "if you got the file from a trusted source.")
 _DOCS_MESSAGE = (
     "\n\nCheck the documentation of torch.load to learn more about types accepted by default "
-    "with weights_only <https://docs.pytorch.org/docs/2.13/generated/torch.load.html>.")
+    "with weights_only https://pytorch.org/docs/stable/generated/torch.load.html.")
 
 
 class StorageType:

@@ -32,6 +32,8 @@ ANY = st.floats(-2, 2)
 NONZERO = st.floats(0.2, 2) | st.floats(-2, -0.2)  # abs, relu, reciprocal, division
 POSITIVE = st.floats(0.2, 3)  # log, sqrt, fractional powers
 OFF_THE_LIMITS = st.floats(-2, -1.1) | st.floats(-0.9, 0.9) | st.floats(1.1, 2)  # clamp(-1, 1)
+INSIDE_HALF_PI = st.floats(-1.3, 1.3)  # tan, away from its poles
+INSIDE_ONE = st.floats(-0.9, 0.9)  # asin and acos, away from the ends of their domain
 GRID = st.integers(-20, 20).map(lambda i: i / 10)  # distinct values are 0.1 apart: no near ties
 
 SHAPES = hnp.array_shapes(min_dims=0, max_dims=3, min_side=1, max_side=3)
@@ -83,6 +85,25 @@ UNARY = {
     "in-place exp_ on a copy": (lambda x: (x * 1).exp_(), ANY),
     "in-place mul_ on a copy": (lambda x: (x + 0).mul_(x), ANY),
     "in-place tanh_ on a product": (lambda x: (x * 2).tanh_(), ANY),
+    "sin": (lambda x: x.sin(), ANY),
+    "cos": (lambda x: x.cos(), ANY),
+    "tan": (lambda x: x.tan(), INSIDE_HALF_PI),
+    "asin": (lambda x: x.asin(), INSIDE_ONE),
+    "acos": (lambda x: x.acos(), INSIDE_ONE),
+    "atan": (lambda x: x.atan(), ANY),
+    "erf": (lambda x: x.erf(), ANY),
+    "sinh": (lambda x: x.sinh(), ANY),
+    "cosh": (lambda x: x.cosh(), ANY),
+    "rsqrt": (lambda x: x.rsqrt(), POSITIVE),
+    "in-place sin_ on a copy": (lambda x: (x * 1).sin_(), ANY),
+    "x % 2.5": (lambda x: x % 2.5, NONZERO),
+    "fmod(x, 2.5)": (lambda x: x.fmod(2.5), ANY),
+    "gelu": (lambda x: mt.nn.functional.gelu(x), ANY),
+    "gelu tanh": (lambda x: mt.nn.functional.gelu(x, approximate="tanh"), ANY),
+    "silu": (lambda x: mt.nn.functional.silu(x), ANY),
+    "leaky_relu": (lambda x: mt.nn.functional.leaky_relu(x, 0.2), NONZERO),
+    "leaky_relu_ on a copy": (lambda x: mt.nn.functional.leaky_relu_(x * 1, 0.2), NONZERO),
+    "softmin": (lambda x: mt.nn.functional.softmin(x, -1), ANY),
 }
 
 
@@ -101,6 +122,8 @@ BINARY = {
     "a * b": (lambda a, b: a * b, ANY, ANY),
     "a / b": (lambda a, b: a / b, ANY, NONZERO),
     "a ** b": (lambda a, b: a ** b, POSITIVE, ANY),
+    "a % b": (lambda a, b: a % b, NONZERO, st.floats(2.5, 3)),  # |a / b| < 1: no jump
+    "fmod(a, b)": (lambda a, b: a.fmod(b), ANY, st.floats(2.5, 3)),
 }
 
 
@@ -160,6 +183,21 @@ def test_reduction(name, data):
     x = data.draw(arrays(data.draw(SHAPES), NONZERO))  # a norm away from 0
     dim = _dims(data, x.ndim)
     check(lambda t: REDUCTIONS[name](t, dim), x)
+
+
+@pytest.mark.parametrize("name", ["var_mean", "std_mean"])
+@CHECKS
+@given(data=st.data())
+def test_variance_or_deviation_with_the_mean(name, data):
+    x = data.draw(arrays(data.draw(SHAPES), GRID, unique=True))  # no ties: std > 0
+    dim = _dims(data, x.ndim)
+
+    def both(t):  # one node, two results: both gradients arrive together
+        spread, mean = getattr(mt, name)(t, dim, correction=0)
+        return spread * 2 + mean
+
+    check(both, x)
+    check(lambda t: getattr(mt, name)(t, dim, correction=0)[1], x)
 
 
 @pytest.mark.parametrize("name", ["max", "min"])

@@ -54,6 +54,10 @@ HOOK_KINDS = {
                  _round_trip),
     "load_post": (lambda torch, mod, hook: mod.register_load_state_dict_post_hook(hook),
                   _round_trip),
+    "private_state_dict_post": (lambda torch, mod, hook: mod._register_state_dict_hook(hook),
+                                _round_trip),
+    "private_load_pre": (lambda torch, mod, hook: mod._register_load_state_dict_pre_hook(
+        hook, with_module=True), _round_trip),
     "global_forward_pre": (lambda torch, mod, hook: _global(torch).
                            register_module_forward_pre_hook(hook), _call_and_backward),
     "global_forward": (lambda torch, mod, hook: _global(torch).

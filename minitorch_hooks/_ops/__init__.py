@@ -13,7 +13,19 @@ import numpy as np
 
 from .. import _creation
 from .._tensor import Tensor
-from . import conversion, inplace, linalg, pointwise, reduction, setitem, shape, softmax
+from . import (
+    closeness,
+    conversion,
+    division,
+    elementary,
+    inplace,
+    linalg,
+    pointwise,
+    reduction,
+    setitem,
+    shape,
+    softmax,
+)
 from ._arguments import checked
 
 
@@ -55,6 +67,9 @@ _OPERATORS = {
     "__le__": pointwise.le, "__gt__": pointwise.gt, "__ge__": pointwise.ge,
     "__iadd__": inplace.add_, "__isub__": inplace.sub_, "__imul__": inplace.mul_,
     "__itruediv__": inplace.div_,
+    "__floordiv__": division.floor_divide, "__rfloordiv__": division._rfloordiv,
+    "__mod__": division.remainder, "__rmod__": division._rmod,
+    "__ifloordiv__": inplace.floor_divide_, "__imod__": inplace.remainder_,
 }
 
 _METHODS = {
@@ -67,11 +82,15 @@ _METHODS = {
     "exp": pointwise.exp, "log": pointwise.log, "sqrt": pointwise.sqrt,
     "relu": pointwise.relu, "tanh": pointwise.tanh, "sigmoid": pointwise.sigmoid,
     "clamp": pointwise.clamp, "clip": pointwise.clamp, "maximum": pointwise.maximum,
+    **elementary.UNARY,
+    "floor_divide": division.floor_divide, "remainder": division.remainder,
+    "fmod": division.fmod,
     # comparisons
     "eq": pointwise.eq, "ne": pointwise.ne, "lt": pointwise.lt, "le": pointwise.le,
     "gt": pointwise.gt, "ge": pointwise.ge,
     "equal": pointwise.equal, "logical_not": pointwise.logical_not, "isnan": pointwise.isnan,
     "isinf": pointwise.isinf, "isfinite": pointwise.isfinite, "sign": pointwise.sign,
+    "isclose": closeness.isclose, "allclose": closeness.allclose,
     # reductions
     "sum": reduction.sum, "mean": reduction.mean, "max": reduction.max,
     "min": reduction.min, "argmax": reduction.argmax, "norm": reduction.norm,
@@ -102,6 +121,8 @@ _METHODS = {
     "pow_": inplace.pow_,
     "neg_": inplace.neg_, "exp_": inplace.exp_, "relu_": inplace.relu_,
     "tanh_": inplace.tanh_, "sigmoid_": inplace.sigmoid_, "clamp_": inplace.clamp_,
+    "sqrt_": inplace.sqrt_, **inplace.ELEMENTARY_, "floor_divide_": inplace.floor_divide_,
+    "remainder_": inplace.remainder_, "fmod_": inplace.fmod_,
     "fill_": inplace.fill_, "zero_": inplace.zero_, "copy_": inplace.copy_,
     "uniform_": inplace.uniform_, "normal_": inplace.normal_, "bernoulli_": inplace.bernoulli_,
 }

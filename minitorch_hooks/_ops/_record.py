@@ -145,3 +145,9 @@ def _cast_for_number(array: np.ndarray, number: bool | int | float) -> np.ndarra
     if isinstance(number, int) and not isinstance(number, bool) and kind == "b":
         return array.astype(np.int64)
     return array
+
+
+def shown_dim(dim: int) -> int:
+    """A dimension as ``grad_fn._saved_dim`` shows it: PyTorch's C++ node keeps it
+    unsigned, so -1 shows as 2**64 - 1."""
+    return dim if dim >= 0 else dim + 2 ** 64

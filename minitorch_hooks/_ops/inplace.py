@@ -35,7 +35,7 @@ from ..autograd.function import custom_function_view_error
 from ..autograd.grad_mode import _State, no_grad
 from ..autograd.graph import Node
 from ..random import default_generator
-from . import pointwise
+from . import activation, division, elementary, pointwise
 from ._record import any_requires_grad, record, value_of
 from .view_history import (
     INTERNAL_OVERLAP,
@@ -189,6 +189,26 @@ relu_ = _in_place(pointwise.relu)
 tanh_ = _in_place(pointwise.tanh)
 sigmoid_ = _in_place(pointwise.sigmoid)
 clamp_ = _in_place(pointwise.clamp)
+sqrt_ = _in_place(pointwise.sqrt)
+
+
+def floor_divide_(self: Tensor, other: Any) -> Tensor:
+    """In-place ``//``; its node, like PyTorch's, names the in-place op when it refuses."""
+    apply_in_place(self, division.floor_divide, other)
+    if type(self._grad_fn) is division.NotImplementedBackward:
+        self._grad_fn.op = "floor_divide_"
+    return self
+
+
+remainder_ = _in_place(division.remainder)
+fmod_ = _in_place(division.fmod)
+ELEMENTARY_ = {name + "_": _in_place(function) for name, function in elementary.UNARY.items()}
+silu_ = _in_place(activation.silu)
+
+
+def leaky_relu_(self: Tensor, negative_slope: float = 0.01) -> Tensor:
+    """In-place ``leaky_relu``: its node saves the result (``LeakyReluBackward1``)."""
+    return apply_in_place(self, lambda t: activation.leaky_relu_result_saved(t, negative_slope))
 
 
 class FillBackward2(Node):

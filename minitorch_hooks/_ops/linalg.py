@@ -62,9 +62,9 @@ class _MatrixProductBackward(Node):
         mat1, mat2 = (second, first) if self.mat2_saved_first else (first, second)
         grad_mat1 = grad_mat2 = None
         if mat2 is not None:
-            grad_mat1 = (mat2 @ grad.T).T if mat1_column_major else grad @ mat2.T
+            grad_mat1 = F.t(mat2 @ F.t(grad)) if mat1_column_major else grad @ F.t(mat2)
         if mat1 is not None:
-            grad_mat2 = (grad.T @ mat1).T if mat2_column_major else mat1.T @ grad
+            grad_mat2 = F.t(F.t(grad) @ mat1) if mat2_column_major else F.t(mat1) @ grad
         return grad_mat1, grad_mat2
 
 
@@ -97,7 +97,7 @@ class MvBackward0(Node):
     def backward(self, grad):
         matrix, vector = self.saved_arrays()
         return (None if vector is None else F.outer(grad, vector),
-                None if matrix is None else matrix.T @ grad)
+                None if matrix is None else F.t(matrix) @ grad)
 
 
 class DotBackward0(Node):

@@ -20,7 +20,7 @@ from .. import return_types
 from .._tensor import Tensor, _wrap_dim
 from ..autograd import _formula as F
 from ..autograd.graph import Node
-from ._record import record
+from ._record import record, shown_dim
 
 Dims = int | Sequence[int] | None
 
@@ -88,9 +88,10 @@ class TraceBackward0(Node):
     saved_attributes = ("self_sym_sizes",)
 
     def backward(self, grad):
-        out = np.zeros(self.self_sym_sizes, dtype=np.asarray(grad).dtype)
-        np.fill_diagonal(out, grad)  # the main diagonal, also of a matrix that is not square
-        return out
+        # The main diagonal, also of a matrix that is not square: an identity-like mask
+        # times the gradient, so the formula is itself differentiable.
+        rows, cols = self.self_sym_sizes
+        return F.like(np.eye(rows, cols, dtype=F.dtype(grad)), grad) * grad
 
 
 def trace(input: Tensor) -> Tensor:
@@ -322,7 +323,8 @@ def _var(name: str, input: Tensor, dim: Any, unbiased: bool | None, keepdim: boo
     does. ``x.var(False)`` is ``unbiased=False``: a bool is never a dimension."""
     data = input._data
     if data.dtype.kind != "f":
-        raise RuntimeError("std and var only support floating point and complex dtypes")
+        kind = name if name.endswith("_mean") else "std and var"
+        raise RuntimeError(f"{kind} only support floating point and complex dtypes")
     if isinstance(dim, bool):
         dim, unbiased = None, dim
     if unbiased is not None and correction is not None:  # PyTorch has no overload for both
@@ -363,3 +365,97 @@ def std(input: Tensor, dim: Any = None, unbiased: bool | None = None, keepdim: b
     result, axes, correction = _var("std", input, dim, unbiased, keepdim, correction)
     return record(np.sqrt(result), StdBackward0, (input,), saved=(input,), save_output=True,
                   axes=axes, keepdim=keepdim, correction=correction)
+
+
+# -- variance (or standard deviation) and mean together ------------------------------------------
+
+class VarMeanBackward0(Node):
+    """One node for both results (output 0 the variance, output 1 the mean): the input's
+    gradient is the sum of what each sends back, and a result that got no gradient sends
+    nothing. ``dim`` and ``correction`` are shown as PyTorch's C++ stores them."""
+
+    __slots__ = ("num_outputs", "axes", "dof_correction", "correction", "dim", "keepdim")
+    saved_names = ("self",)
+    saved_attributes = ("correction", "dim", "keepdim")
+
+    def backward(self, grad_var, grad_mean):
+        (x,) = self.saved_arrays()
+        return self._with_mean(x, None if grad_var is None else _var_backward(
+            grad_var, x, self.axes, self.keepdim, self.dof_correction), grad_mean)
+
+    def _with_mean(self, x: Any, grad: Any, grad_mean: Any) -> Any:
+        if grad_mean is not None:
+            count = F.numel(x) if self.axes is None else math.prod(x.shape[a] for a in self.axes)
+            from_mean = _unreduce(grad_mean, self.axes, self.keepdim) / count
+            grad = from_mean if grad is None else grad + from_mean
+        return F.astype(F.expand(grad, x.shape), F.dtype(x))
+
+
+class StdMeanBackward0(VarMeanBackward0):
+    """``std_mean``: the standard deviation's gradient is the variance's divided by
+    ``2 std`` (0 where ``std`` is 0, as for ``std``)."""
+
+    __slots__ = ()
+    saved_names = ("self", "result0")
+
+    def backward(self, grad_std, grad_mean):
+        x, std = self.saved_arrays()
+        grad = None
+        if grad_std is not None:
+            std, grad_std = _unreduce(std, self.axes, self.keepdim), \
+                _unreduce(grad_std, self.axes, self.keepdim)
+            grad_var = F.where(std == 0, 0, grad_std / (2 * std))
+            grad = _var_backward(grad_var, x, self.axes, True, self.dof_correction)
+        return self._with_mean(x, grad, grad_mean)
+
+
+def _moments(name: str, node_type: type[Node], input: Tensor, dim: Any,
+             unbiased: bool | None, keepdim: bool, correction: float | None
+             ) -> tuple[Tensor, Tensor]:
+    """``(var or std, mean)`` of ``input``, recorded as the two outputs of one node."""
+    variance, axes, used = _var(name, input, dim, unbiased, keepdim, correction)
+    first = np.sqrt(variance) if node_type is StdMeanBackward0 else variance
+    average = input._data.mean(axis=axes, keepdims=keepdim).astype(input._data.dtype)
+    dims = None if axes is None else tuple(shown_dim(d) for d in _given_dims(dim))
+    out = record(first, node_type, (input,), saved=(input,),
+                 save_output=node_type is StdMeanBackward0, num_outputs=2, axes=axes,
+                 dof_correction=used, correction=_shown_correction(dim, unbiased, correction),
+                 dim=dims, keepdim=keepdim)
+    second = Tensor._wrap(average)
+    if out.grad_fn is not None:
+        second._grad_fn, second._output_nr, second._requires_grad = out.grad_fn, 1, True
+    return out, second
+
+
+def _shown_correction(dim: Any, unbiased: bool | None, correction: float | None
+                      ) -> float | None:
+    """The correction as PyTorch's node keeps it: None when nothing chose one."""
+    if correction is not None:
+        return correction
+    if isinstance(dim, bool):  # ``var_mean(x, False)`` is ``unbiased=False``
+        return int(dim)
+    if unbiased is not None:
+        return int(unbiased)
+    return None if dim is None else 1
+
+
+def _given_dims(dim: Any) -> tuple[int, ...]:
+    return tuple(dim) if isinstance(dim, (tuple, list)) else (dim,)
+
+
+def var_mean(input: Tensor, dim: Any = None, unbiased: bool | None = None,
+             keepdim: bool = False, *, correction: float | None = None
+             ) -> tuple[Tensor, Tensor]:
+    """``(var, mean)`` in one pass, with ``var``'s arguments; one node for both.
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.var_mean.html>
+    """
+    return _moments("var_mean", VarMeanBackward0, input, dim, unbiased, keepdim, correction)
+
+
+def std_mean(input: Tensor, dim: Any = None, unbiased: bool | None = None,
+             keepdim: bool = False, *, correction: float | None = None
+             ) -> tuple[Tensor, Tensor]:
+    """``(std, mean)`` in one pass, with ``std``'s arguments; one node for both.
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.std_mean.html>
+    """
+    return _moments("std_mean", StdMeanBackward0, input, dim, unbiased, keepdim, correction)

@@ -55,7 +55,7 @@ class IndexPutBackward0(Node):
     def backward(self, grad):
         arrays = map(F.array, self.saved_arrays())
         key = tuple(next(arrays) if isinstance(item, np.ndarray) else item for item in self.key)
-        return F.zero_at(grad, key), F.take(grad, key)
+        return F.zero_at(grad, key), grad[key]
 
 
 _EXPANDED_INDEX_PUT = (

@@ -190,7 +190,7 @@ class TBackward0(Node):
     __slots__ = ()
 
     def backward(self, grad):
-        return grad.T
+        return F.t(grad)
 
 
 def transpose_last(input: Tensor) -> Tensor:

@@ -11,7 +11,7 @@ import numpy as np
 from .._tensor import Tensor, _wrap_dim
 from ..autograd import _formula as F
 from ..autograd.graph import Node
-from ._record import record
+from ._record import record, shown_dim
 from .conversion import to
 
 
@@ -21,8 +21,9 @@ def _log_softmax_values(x: np.ndarray, axis: int) -> np.ndarray:
 
 
 class SoftmaxBackward0(Node):
-    __slots__ = ("axis",)
+    __slots__ = ("axis", "dim")
     saved_names = ("result",)
+    saved_attributes = ("dim",)
 
     def backward(self, grad):
         (y,) = self.saved_arrays()
@@ -36,16 +37,18 @@ def softmax(input: Tensor, dim: int, dtype: object = None) -> Tensor:
         input = to(input, dtype)
     x = np.ascontiguousarray(input._data)  # PyTorch's kernel returns a contiguous result
     if x.ndim == 0:
-        return record(np.ones_like(x), SoftmaxBackward0, (input,), save_output=True, axis=None)
+        return record(np.ones_like(x), SoftmaxBackward0, (input,), save_output=True, axis=None,
+                      dim=shown_dim(dim))
     axis = _wrap_dim(dim, x.ndim)
     shifted = np.exp(x - x.max(axis=axis, keepdims=True))
     return record(shifted / shifted.sum(axis=axis, keepdims=True), SoftmaxBackward0, (input,),
-                  save_output=True, axis=axis)
+                  save_output=True, axis=axis, dim=shown_dim(dim))
 
 
 class LogSoftmaxBackward0(Node):
-    __slots__ = ("axis",)
+    __slots__ = ("axis", "dim")
     saved_names = ("result",)
+    saved_attributes = ("dim",)
 
     def backward(self, grad):
         (result,) = self.saved_arrays()
@@ -59,7 +62,7 @@ def log_softmax(input: Tensor, dim: int, dtype: object = None) -> Tensor:
     x = np.ascontiguousarray(input._data)  # PyTorch's kernel returns a contiguous result
     if x.ndim == 0:
         return record(np.zeros_like(x), LogSoftmaxBackward0, (input,), save_output=True,
-                      axis=None)
+                      axis=None, dim=shown_dim(dim))
     axis = _wrap_dim(dim, x.ndim)
     return record(_log_softmax_values(x, axis), LogSoftmaxBackward0, (input,),
-                  save_output=True, axis=axis)
+                  save_output=True, axis=axis, dim=shown_dim(dim))

@@ -21,7 +21,7 @@ See <https://docs.pytorch.org/docs/2.13/notes/extending.html#double-backward>
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -82,16 +82,34 @@ def where(condition: Any, x: Any, y: Any) -> Any:
     return np.where(condition, x, y)
 
 
-def log(x: Any) -> Any:
-    return x.log() if type(x) is Tensor else np.log(x)
+def _elementwise(ufunc: np.ufunc) -> Callable[[Any], Any]:
+    """A helper for one element-wise function: NumPy's ``ufunc`` on an array, the Tensor
+    method of the same name on a Tensor. A formula that needs another function (``cos``
+    for ``sin``) gets one more line below."""
+    name = ufunc.__name__
+
+    def apply(x: Any) -> Any:
+        return getattr(x, name)() if type(x) is Tensor else ufunc(x)
+
+    apply.__name__ = name
+    return apply
 
 
-def exp(x: Any) -> Any:
-    return x.exp() if type(x) is Tensor else np.exp(x)
+log = _elementwise(np.log)
+exp = _elementwise(np.exp)
+sign = _elementwise(np.sign)
+sin = _elementwise(np.sin)
+cos = _elementwise(np.cos)
+sinh = _elementwise(np.sinh)
+cosh = _elementwise(np.cosh)
+tanh = _elementwise(np.tanh)
+sqrt = _elementwise(np.sqrt)
 
 
-def sign(x: Any) -> Any:
-    return x.sign() if type(x) is Tensor else np.sign(x)
+def erf(x: Any) -> Any:
+    """NumPy has no ``erf``: the op's own values (``math.erf``) on arrays, the op on Tensors."""
+    from .._ops.elementary import _erf
+    return x.erf() if type(x) is Tensor else _erf(x)
 
 
 # -- reductions and shapes -------------------------------------------------------------------
@@ -179,6 +197,12 @@ def permute(x: Any, order: Sequence[int]) -> Any:
     return x.permute(tuple(int(d) for d in order)) if type(x) is Tensor else x.transpose(order)
 
 
+def t(x: Any) -> Any:
+    """A matrix transposed: ``x.t()`` on a Tensor (``TBackward0``, as PyTorch's formulas
+    record it; ``.T`` would record a permute)."""
+    return x.t() if type(x) is Tensor else x.T
+
+
 def outer(x: Any, y: Any) -> Any:
     return x.unsqueeze(1) * y if type(x) is Tensor else np.outer(x, y)
 
@@ -201,11 +225,7 @@ def unbind(x: Any, axis: int) -> tuple:
 
 
 # -- writing into a region: the backward of indexing -------------------------------------------
-
-def take(x: Any, key: Any) -> Any:
-    """``x[key]``, for a NumPy key (integers, slices, index arrays)."""
-    return x[key]
-
+# (Reading a region, ``x[key]``, is an operator: a NumPy key indexes arrays and Tensors alike.)
 
 def zero_at(x: Any, key: Any) -> Any:
     """A copy of ``x`` with zeros at ``key``."""
@@ -240,7 +260,7 @@ class _ScatterBackward(Node):
     __slots__ = ("key",)
 
     def backward(self, grad):
-        return take(grad, self.key)
+        return grad[self.key]
 
 
 class IndexPutImplBackward0(_ScatterBackward):

@@ -15,7 +15,7 @@ Function's backward) that computes something records nothing, and an optimiser s
 hook may change a leaf in place. With ``create_graph=True`` it is on, and that one switch
 is also what makes the pass differentiable: the gradients are then Tensors rather than
 NumPy arrays, the backward formulas (written with operators and the helpers of
-``_ops/_formula.py``, which work on both) record nodes like any forward code, and the
+``autograd/_formula.py``, which work on both) record nodes like any forward code, and the
 gradients come out with a ``grad_fn``. Without it, the same formulas run on bare arrays and
 pay nothing for the possibility.
 See <https://docs.pytorch.org/docs/2.13/notes/autograd.html#grad-modes>

@@ -177,7 +177,7 @@ class Function:
         raise RuntimeError("Legacy autograd function with non-static forward method is "
                            "deprecated. Please use new-style autograd function with static "
                            "forward method. (Example: "
-                           "<https://docs.pytorch.org/docs/2.13/autograd.html#torch.autograd.Function>)")
+                           "https://pytorch.org/docs/stable/autograd.html#torch.autograd.Function)")
 
     @staticmethod
     def forward(ctx: FunctionCtx, *args: Any) -> Any:

@@ -316,7 +316,7 @@ def will_engine_execute_node(node: Node) -> bool:
     ``torch._C._will_engine_execute_node``). ``autograd.grad`` picks up a leaf's gradient
     without running its AccumulateGrad, which PyTorch refuses to answer for."""
     if not _running:
-        raise RuntimeError("_will_engine_execute_node should only be called during the "
+        raise RuntimeError("_get_should_execute_nodes should only be called during the "
                            "backward pass")
     task = _running[-1]
     if node not in task.nodes:

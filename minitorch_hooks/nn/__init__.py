@@ -2,11 +2,14 @@
 
 from . import functional, init, modules, utils
 from .modules import (
+    GELU,
     CrossEntropyLoss,
     Dropout,
     Flatten,
     Identity,
     L1Loss,
+    LazyLinear,
+    LeakyReLU,
     Linear,
     LogSoftmax,
     Module,
@@ -17,12 +20,15 @@ from .modules import (
     ReLU,
     Sequential,
     Sigmoid,
+    SiLU,
     Softmax,
+    Softmin,
     Tanh,
 )
-from .parameter import Parameter
+from .parameter import Buffer, Parameter, UninitializedBuffer, UninitializedParameter
 
-__all__ = ["CrossEntropyLoss", "Dropout", "Flatten", "Identity", "L1Loss", "Linear",
-           "LogSoftmax", "MSELoss", "Module", "ModuleDict", "ModuleList", "NLLLoss", "Parameter",
-           "ReLU", "Sequential", "Sigmoid", "Softmax", "Tanh", "functional", "init", "modules",
-           "utils"]
+__all__ = ["Buffer", "CrossEntropyLoss", "Dropout", "Flatten", "GELU", "Identity", "L1Loss",
+           "LazyLinear", "LeakyReLU", "Linear", "LogSoftmax", "MSELoss", "Module", "ModuleDict",
+           "ModuleList", "NLLLoss", "Parameter", "ReLU", "Sequential", "SiLU", "Sigmoid",
+           "Softmax", "Softmin", "Tanh", "UninitializedBuffer", "UninitializedParameter",
+           "functional", "init", "modules", "utils"]

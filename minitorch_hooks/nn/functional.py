@@ -15,6 +15,8 @@ import numpy as np
 
 from .. import _dtype
 from .._creation import zeros
+from .._ops import activation as _activation
+from .._ops import inplace as _inplace
 from .._ops import loss as _loss
 from .._ops._arguments import checked
 from .._ops.linalg import addmm, matmul
@@ -23,8 +25,11 @@ from .._ops.reduction import mean, sum
 from .._ops.shape import expand, reshape, t, view
 from .._tensor import Tensor
 
-__all__ = ["cross_entropy", "dropout", "l1_loss", "linear", "log_softmax", "mse_loss",
-           "nll_loss", "relu", "sigmoid", "softmax", "tanh"]
+__all__ = ["cross_entropy", "dropout", "gelu", "l1_loss", "leaky_relu", "leaky_relu_", "linear",
+           "log_softmax", "mse_loss", "nll_loss", "relu", "sigmoid", "silu", "softmax",
+           "softmin", "tanh"]
+
+gelu = _activation.gelu
 
 
 def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
@@ -59,6 +64,26 @@ def relu(input: Tensor, inplace: bool = False) -> Tensor:
     return input.relu_() if inplace else input.relu()
 
 
+def silu(input: Tensor, inplace: bool = False) -> Tensor:
+    """``x * sigmoid(x)``; with ``inplace`` the input itself is overwritten.
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.functional.silu.html>
+    """
+    return _inplace.silu_(input) if inplace else _activation.silu(input)
+
+
+def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:
+    """``x`` where positive, ``negative_slope * x`` elsewhere; with ``inplace`` the input
+    itself is overwritten (and the node saves the result instead of the input).
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.functional.leaky_relu.html>
+    """
+    if inplace:
+        return _inplace.leaky_relu_(input, negative_slope)
+    return _activation.leaky_relu(input, negative_slope)
+
+
+leaky_relu_ = _inplace.leaky_relu_
+
+
 def _get_softmax_dim(name: str, ndim: int, stacklevel: int) -> int:
     """Old PyTorch guessed the dimension; it still does, with a deprecation warning."""
     warnings.warn(f"Implicit dimension choice for {name} has been deprecated. Change the call "
@@ -72,6 +97,17 @@ def softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,
     if dim is None:
         dim = _get_softmax_dim("softmax", input.dim(), _stacklevel)
     return input.softmax(dim, dtype=dtype)
+
+
+def softmin(input: Tensor, dim: int | None = None, _stacklevel: int = 3,
+            dtype: _dtype.dtype | None = None) -> Tensor:
+    """``softmax(-x)``: the smallest scores get the largest probabilities. Recorded as
+    PyTorch records it, ``SoftmaxBackward0`` after ``NegBackward0``.
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.functional.softmin.html>
+    """
+    if dim is None:
+        dim = _get_softmax_dim("softmin", input.dim(), _stacklevel)
+    return (-input).softmax(dim, dtype=dtype)
 
 
 def log_softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,

@@ -40,7 +40,7 @@ def example(torch: ModuleType) -> None:
     with layer.register_forward_pre_hook(three_params):
         try:
             layer(x)
-        except TypeError as error:  # the message starts with the hook's name; keep the rest
+        except TypeError as error:  # it starts with the hook's name: keep the rest
             print("three_params: TypeError: ...", str(error).partition("() ")[2])
     with layer.register_forward_pre_hook(log_shape):
         layer(x)
@@ -49,7 +49,7 @@ def example(torch: ModuleType) -> None:
         return x + torch.tensor([0.5, -0.25])
 
     def noise_args_only(module, args, kwargs):
-        return (add_noise(args[0]),)  # new args only: wrong for a hook that takes kwargs
+        return (add_noise(args[0]),)  # args only: wrong for a hook that takes kwargs
 
     def noise_with_kwargs(module, args, kwargs):
         print("noise_with_kwargs receives args =", args, "and kwargs =", kwargs)

@@ -116,11 +116,11 @@ _FAREWELL = """
     autograd/saved_tensors.py and autograd/graph.py (saved-tensor and multi-grad hooks).
     "minitorch-hooks tour --chapter N" shows one chapter again.
 
-    To watch the hooks of your own code, wrap it in "with minitorch_hooks.hook_trace(model) as
-    t:" and print(t), or save t.svg() and t.mermaid() as drawings. An ordinary PyTorch
-    script runs on minitorch_hooks with "minitorch-hooks run --trace script.py", and
-    "minitorch-hooks compare script.py" runs it on real PyTorch too and shows where the
-    two differ.
+    To watch the hooks of your own code, wrap it in
+    "with minitorch_hooks.hook_trace(model) as t:" and print(t), or save t.svg() and
+    t.mermaid() as drawings. An ordinary PyTorch script runs on minitorch_hooks with
+    "minitorch-hooks run --trace script.py", and "minitorch-hooks compare script.py" runs
+    it on real PyTorch too and shows where the two differ.
 """
 
 

@@ -67,7 +67,10 @@ CALLS: dict[str, Callable[[Any, Any], Any]] = {
     **{f"torch.{name}": _top_level(name)
        for name in ("abs", "exp", "log", "sqrt", "neg", "relu", "tanh", "sigmoid", "sign",
                     "isnan", "clone", "flatten", "t", "sum", "mean", "max", "argmax",
-                    "unbind", "numel", "zeros_like", "ones_like", "rand_like")},
+                    "unbind", "numel", "zeros_like", "ones_like", "rand_like", "sin", "cos",
+                    "tan", "asin", "acos", "atan", "sinh", "cosh", "rsqrt")},
+    "torch.allclose_other": lambda torch, bad: torch.allclose(_x(torch), bad),
+    "torch.isclose_input": lambda torch, bad: torch.isclose(bad, _x(torch)),
     "torch.softmax": lambda torch, bad: torch.softmax(bad, 0),
     "torch.reshape": lambda torch, bad: torch.reshape(bad, (-1,)),
     "torch.transpose": lambda torch, bad: torch.transpose(bad, 0, 1),

@@ -33,6 +33,25 @@ def test_a_gradient_penalty():
     assert_same_outcome(scenario)
 
 
+def test_a_meta_learning_step_through_the_gradients_of_a_model():
+    """MAML's inner step: parameters minus the learning rate times their gradients, as a
+    function of the parameters; the outer loss is differentiated through it."""
+    def scenario(torch):
+        torch.manual_seed(0)
+        model = torch.nn.Sequential(torch.nn.Linear(3, 4), torch.nn.ReLU(),
+                                    torch.nn.Linear(4, 2))
+        x = torch.tensor([[0.5, -1.0, 2.0], [1.0, 0.3, -0.5]])
+        target = torch.tensor([0, 1])
+        loss = torch.nn.functional.cross_entropy(model(x), target)
+        grads = torch.autograd.grad(loss, model.parameters(), create_graph=True)
+        w1, b1, w2, b2 = (p - 0.1 * g for p, g in zip(model.parameters(), grads))
+        out = torch.relu(x @ w1.t() + b1) @ w2.t() + b2
+        torch.nn.functional.cross_entropy(out, target).backward()
+        return [g.grad_fn.name() for g in grads], [p.grad for p in model.parameters()]
+
+    assert_same_outcome(scenario)
+
+
 def test_a_hessian_vector_product_differentiable_in_v():
     def scenario(torch):
         x = _leaf(torch, 0.5, -1.0, 2.0)

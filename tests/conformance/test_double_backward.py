@@ -54,6 +54,12 @@ def _index_put(torch: Any, x: Any, v: Any) -> Any:
     return y
 
 
+def _moments_combined(moments: Any, weight: Any) -> Any:
+    """Both outputs of var_mean or std_mean in one result, so both send gradients."""
+    spread, mean = moments
+    return (spread + mean * 2) * weight
+
+
 def _masked_fill_with_tensor(torch: Any, x: Any) -> Any:
     return (x * x).masked_fill(x > 0, (x[0] * x[1]).sum())
 
@@ -102,6 +108,32 @@ OPS: list[tuple[str, Op, tuple[np.ndarray, ...]]] = [
     ("sqrt", lambda torch, x: x.sqrt(), (positive(S23),)),
     ("abs", lambda torch, x: x.abs() * x, (signed(S23),)),
     ("sign", lambda torch, x: x.sign() * x * x, (signed(S23),)),
+    ("trace", lambda torch, x: x.trace() * x, (signed(S23),)),
+    ("sin", lambda torch, x: x.sin() * x, (signed(S23),)),
+    ("cos", lambda torch, x: x.cos() * x, (signed(S23),)),
+    ("tan", lambda torch, x: x.tan(), (signed(S23),)),
+    ("asin", lambda torch, x: (x * 0.5).asin(), (signed(S23),)),
+    ("acos", lambda torch, x: (x * 0.5).acos(), (signed(S23),)),
+    ("atan", lambda torch, x: x.atan() * x, (signed(S23),)),
+    ("sinh", lambda torch, x: x.sinh() * x, (signed(S23),)),
+    ("cosh", lambda torch, x: x.cosh() * x, (signed(S23),)),
+    ("rsqrt", lambda torch, x: x.rsqrt(), (positive(S23),)),
+    ("erf", lambda torch, x: torch.erf(x) * x, (signed(S23),)),
+    ("x % y", lambda torch, x, y: (x * 3) % y * x, (positive(S23), positive(S3, 1))),
+    ("x % 0.7", lambda torch, x: (x * 3) % 0.7 * x, (positive(S23),)),
+    ("fmod", lambda torch, x, y: torch.fmod(x * 3, y) * x, (signed(S23), positive(S3, 1))),
+    ("fmod number", lambda torch, x: torch.fmod(x * 3, 0.7) * x, (signed(S23),)),
+    ("gelu", lambda torch, x: torch.nn.functional.gelu(x), (signed(S23),)),
+    ("gelu tanh", lambda torch, x: torch.nn.functional.gelu(x, approximate="tanh"),
+     (signed(S23),)),
+    ("silu", lambda torch, x: torch.nn.functional.silu(x), (signed(S23),)),
+    ("leaky_relu", lambda torch, x: torch.nn.functional.leaky_relu(x, 0.1) * x, (signed(S23),)),
+    ("leaky_relu_", lambda torch, x: torch.nn.functional.leaky_relu_(x * 1, 0.1) * x,
+     (signed(S23),)),
+    ("var_mean", lambda torch, x: _moments_combined(torch.var_mean(x, dim=1), x[:, 0]),
+     (signed(S23),)),
+    ("std_mean", lambda torch, x: _moments_combined(torch.std_mean(x, dim=0), x[0]),
+     (signed(S23),)),
     ("relu", lambda torch, x: x.relu() * x, (signed(S23),)),
     ("tanh", lambda torch, x: x.tanh(), (signed(S23),)),
     ("sigmoid", lambda torch, x: x.sigmoid(), (signed(S23),)),
@@ -183,6 +215,7 @@ NOT_IN_TABLE = {
     "AccumulateGrad": "a leaf's node: it has no formula, it adds into .grad",
     "BackwardCFunction": "custom Functions: their backward is the user's (test_create_graph)",
     "Error": "once_differentiable's node raises by design (test_create_graph)",
+    "NotImplemented": "// and number % tensor: PyTorch's own node refuses backward",
 }
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 from harness import assert_same_outcome
-from test_custom_function import square
+from test_custom_function import returning, square
 
 
 def _seen(torch, events, site):
@@ -29,15 +29,9 @@ def _every_hook(torch, events, multi_grad=True):
         def forward(self, x):
             return x * self.w
 
-    class Double(torch.autograd.Function):
-        @staticmethod
-        def forward(ctx, x):
-            return x * 2
-
-        @staticmethod
-        def backward(ctx, grad):
-            _seen(torch, events, "Function.backward")
-            return grad * 2
+    def double_backward(torch, grad):
+        _seen(torch, events, "Function.backward")
+        return grad * 2
 
     module = Scale()
     module.register_full_backward_pre_hook(lambda m, go: _seen(torch, events, "module pre"))
@@ -45,7 +39,7 @@ def _every_hook(torch, events, multi_grad=True):
     module.w.register_post_accumulate_grad_hook(lambda p: _seen(torch, events, "post acc"))
     x = torch.tensor([1.0, 2.0], requires_grad=True)
     x.register_hook(lambda g: _seen(torch, events, "leaf tensor hook"))
-    y = Double.apply(module(x))
+    y = returning(torch, double_backward).apply(module(x))
     y.register_hook(lambda g: _seen(torch, events, "tensor hook"))
     y.retain_grad()
     y.grad_fn.register_prehook(lambda go: _seen(torch, events, "node pre-hook"))

@@ -184,6 +184,14 @@ def test_search_finds_the_pages_that_call_a_method(browser, base_url: str) -> No
     search.press_sequentially("register_forward_pre_hook", delay=10)
     page.locator(".md-search-result__item").first.wait_for(timeout=15000)
     page.wait_for_timeout(500)  # let the last keystroke's results replace the earlier ones
+    # Material shows results ten at a time and adds more as the list scrolls: scroll until
+    # every matching page is listed.
+    for _ in range(10):
+        shown = page.locator(".md-search-result__item").count()
+        page.locator(".md-search__scrollwrap").evaluate("wrap => wrap.scrollTo(0, 1e6)")
+        page.wait_for_timeout(300)
+        if page.locator(".md-search-result__item").count() == shown:
+            break
     found = page.locator(".md-search-result").inner_text()
     page.close()
     # code-only uses, missed when model.register_forward_pre_hook( was one token

@@ -14,9 +14,11 @@ from typing import Any
 from ... import _dtype
 from ..._creation import empty
 from ..._tensor import Tensor
+from ...autograd.grad_mode import no_grad
 from .. import functional as F
 from .. import init
-from ..parameter import Parameter
+from ..parameter import Parameter, UninitializedParameter
+from .lazy import LazyModuleMixin
 from .module import Module
 
 
@@ -67,3 +69,43 @@ class Linear(Module):
     def extra_repr(self) -> str:
         return (f"in_features={self.in_features}, out_features={self.out_features}, "
                 f"bias={self.bias is not None}")
+
+
+class LazyLinear(LazyModuleMixin, Linear):
+    r"""A ``Linear`` whose ``in_features`` is the size of the last dimension of its first
+    input. Until then its weight and bias are ``UninitializedParameter``\ s; the first
+    call initialises them exactly as ``Linear`` would (same random draws), and the module
+    becomes a ``Linear``.
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.LazyLinear.html>
+    """
+
+    cls_to_become = Linear
+
+    def __init__(self, out_features: int, bias: bool = True, device: Any = None,
+                 dtype: _dtype.dtype | None = None) -> None:
+        super().__init__(0, 0, False)  # no bias: it would only be replaced at once
+        self.weight = UninitializedParameter(device=device, dtype=dtype)
+        self.out_features = out_features
+        if bias:
+            self.bias = UninitializedParameter(device=device, dtype=dtype)
+
+    def reset_parameters(self) -> None:
+        if not self.has_uninitialized_params() and self.in_features != 0:
+            super().reset_parameters()
+
+    def initialize_parameters(self, input: Tensor) -> None:
+        """Take ``in_features`` from the input's last dimension, then initialise. After a
+        checkpoint was loaded the weights exist already: only ``in_features`` is set."""
+        if self.has_uninitialized_params():
+            with no_grad():
+                self.in_features = input.shape[-1]
+                self.weight.materialize((self.out_features, self.in_features))
+                if self.bias is not None:
+                    self.bias.materialize((self.out_features,))
+                self.reset_parameters()
+        if self.in_features == 0:
+            if input.shape[-1] != self.weight.shape[-1]:
+                raise AssertionError(f"The in_features inferred from input: {input.shape[-1]} "
+                                     "is not equal to in_features from self.weight: "
+                                     f"{self.weight.shape[-1]}")
+            self.in_features = input.shape[-1]

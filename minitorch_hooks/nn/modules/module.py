@@ -26,12 +26,13 @@ from collections import OrderedDict, namedtuple
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from ... import _dtype
+from ... import __future__, _dtype
 from ..._ops.conversion import parse_to
 from ..._tensor import Tensor
 from ...autograd.grad_mode import no_grad
+from ...utils import swap_tensors
 from ...utils.hooks import BackwardHook, RemovableHandle, call_hooks, check_callable, traced
-from ..parameter import Parameter
+from ..parameter import Buffer, Parameter, is_lazy
 
 # -- hooks for every module (debugging and profiling tools use these) --------------------
 _global_forward_pre_hooks: OrderedDict[int, Callable] = OrderedDict()
@@ -130,14 +131,17 @@ def _run_registration_hooks(kind: str, module: Module, name: str, value: Any) ->
 
 
 class _WrappedHook:
-    """A hook that receives its module first, held weakly (``register_backward_hook``)."""
+    """A load-state-dict pre-hook; with a module, it receives the module first, held
+    weakly so that the hook does not keep its module alive."""
 
-    def __init__(self, hook: Callable, module: Module) -> None:
+    def __init__(self, hook: Callable, module: Module | None = None) -> None:
         self.hook = hook
         functools.update_wrapper(self, hook)
-        self.module = weakref.ref(module)
+        self.module = None if module is None else weakref.ref(module)
 
     def __call__(self, *args: Any) -> Any:
+        if self.module is None:
+            return self.hook(*args)
         module = self.module()
         if module is None:
             raise RuntimeError("You are trying to call the hook of a dead Module!")
@@ -147,13 +151,17 @@ class _WrappedHook:
     # module, so the module is held strongly while copying (``copy.deepcopy`` then maps it
     # to the copy) and weakly again afterwards, as in PyTorch.
     def __getstate__(self) -> dict:
+        if self.module is None:
+            return {"hook": self.hook}
         return {"hook": self.hook, "module": self.module()}
 
     def __setstate__(self, state: dict) -> None:
-        if state["module"] is None:
-            raise RuntimeError("You are trying to revive the hook of a dead Module!")
         self.hook = state["hook"]
-        self.module = weakref.ref(state["module"])
+        self.module = None
+        if "module" in state:
+            if state["module"] is None:
+                raise RuntimeError("You are trying to revive the hook of a dead Module!")
+            self.module = weakref.ref(state["module"])
 
 
 _EXTRA_STATE = "_extra_state"  # the state-dict key of what ``get_extra_state`` returns
@@ -424,14 +432,39 @@ class Module:
         return _register(self._state_dict_pre_hooks, hook)
 
     def register_state_dict_post_hook(self, hook: Callable) -> RemovableHandle:
-        """``hook(module, state_dict, prefix, local_metadata)`` after; it edits in place."""
+        """``hook(module, state_dict, prefix, local_metadata)`` after; it edits in place.
+
+        PyTorch marks the hook itself (``hook._from_public_api = True``) so that
+        ``state_dict`` can tell it from one registered the old, private way, which may
+        return a new dictionary. A bound method cannot take that mark: PyTorch then raises
+        ``AttributeError``, and so does this.
+        """
+        check_callable(hook)
+        hook._from_public_api = True
+        return _register(self._state_dict_hooks, hook)
+
+    def _register_state_dict_hook(self, hook: Callable) -> RemovableHandle:
+        """The older, private post-hook: unlike ``register_state_dict_post_hook``'s, it may
+        return a new state dict, which replaces the result when its module is the one
+        ``state_dict()`` was called on (a sub-module's return value is dropped)."""
+        if getattr(hook, "_from_public_api", False):
+            raise RuntimeError("Cannot register the same function as the state dict post hook "
+                               "that was previously registered via "
+                               "register_state_dict_post_hook")
         return _register(self._state_dict_hooks, hook)
 
     def register_load_state_dict_pre_hook(self, hook: Callable) -> RemovableHandle:
         """``hook(module, state_dict, prefix, local_metadata, strict, missing_keys,
         unexpected_keys, error_msgs)`` before this module loads its entries."""
+        return self._register_load_state_dict_pre_hook(hook, with_module=True)
+
+    def _register_load_state_dict_pre_hook(self, hook: Callable, with_module: bool = False
+                                           ) -> RemovableHandle:
+        """The private form PyTorch's own layers use: the hook gets the module as its first
+        argument only ``with_module``."""
         check_callable(hook)
-        return _register(self._load_state_dict_pre_hooks, _WrappedHook(hook, self))
+        return _register(self._load_state_dict_pre_hooks,
+                         _WrappedHook(hook, self if with_module else None))
 
     def register_load_state_dict_post_hook(self, hook: Callable) -> RemovableHandle:
         """``hook(module, incompatible_keys)`` after loading; it edits the keys in place."""
@@ -462,11 +495,13 @@ class Module:
                 raise TypeError(f"cannot assign '{_typename(value)}' as child module '{name}' "
                                 "(torch.nn.Module or None expected)")
             self._modules[name] = _run_registration_hooks("module", self, name, value)
-        elif name in self.__dict__.get("_buffers", ()):
+        elif isinstance(value, Buffer) or name in self.__dict__.get("_buffers", ()):
             if value is not None and not isinstance(value, Tensor):
                 raise TypeError(f"cannot assign '{_typename(value)}' as buffer '{name}' "
                                 "(torch.nn.Buffer, torch.Tensor or None expected)")
-            self.register_buffer(name, value, name not in self._non_persistent_buffers_set)
+            persistent = value.persistent if isinstance(value, Buffer) else \
+                name not in self._non_persistent_buffers_set
+            self.register_buffer(name, value, persistent)
         else:
             object.__setattr__(self, name, value)
 
@@ -684,28 +719,64 @@ class Module:
     def _apply(self, fn: Callable[[Tensor], Tensor]) -> Module:
         """Replace every parameter's and buffer's values by ``fn`` of them, children first.
 
-        A parameter stays the *same* ``Parameter`` object: only its ``.data`` (and its
-        gradient's) is replaced. That is what PyTorch does by default
-        (``torch.__future__.get_overwrite_module_params_on_conversion()`` is False), and it
-        is why an optimiser built before ``model.double()`` still holds the model's
-        parameters, and why hooks registered on them keep firing. A buffer, which no
-        optimiser holds, is simply replaced by the converted tensor. The module's own
-        hooks are not touched.
+        By default a parameter stays the *same* ``Parameter`` object: only its ``.data``
+        (and its gradient's) is replaced. That is why an optimiser built before
+        ``model.double()`` still holds the model's parameters, and why hooks registered on
+        them keep firing. ``torch.__future__`` has two other ways: a new ``Parameter``
+        (overwrite), or the same object with its whole content swapped (swap), which
+        leaves its old hooks behind. A buffer, which no optimiser holds, is simply
+        replaced by the converted tensor. The module's own hooks are not touched.
         See <https://docs.pytorch.org/docs/2.13/future_mod.html>
         """
         for module in self.children():
             module._apply(fn)
-        for param in self._parameters.values():
+        swap = __future__.get_swap_module_params_on_conversion()
+        overwrite = __future__.get_overwrite_module_params_on_conversion()
+        for key, param in self._parameters.items():
             if param is None:
                 continue
             with no_grad():  # the conversion is not part of any graph
-                param.data = fn(param)
-                if param._grad is not None:
-                    param._grad.data = fn(param._grad)
+                applied = fn(param)
+            grad = param._grad
+            if swap:
+                self._swap_in(key, param, Parameter(applied, param.requires_grad), grad)
+                out = param
+            elif overwrite:
+                out = self._parameters[key] = Parameter(applied, param.requires_grad)
+            else:
+                param.data = applied
+                out = param
+            if grad is None:
+                continue
+            with no_grad():
+                grad_applied = fn(grad)
+            if swap:
+                grad_applied.requires_grad_(grad.requires_grad)
+                try:
+                    swap_tensors(grad, grad_applied)
+                except Exception as error:
+                    raise RuntimeError(f"_apply(): Couldn't swap {self._get_name()}.{key}.grad"
+                                       ) from error
+                out.grad = grad
+            elif overwrite:
+                out.grad = grad_applied.requires_grad_(grad.requires_grad)
+            else:
+                out.grad.data = grad_applied
         for name, buffer in self._buffers.items():
             if buffer is not None:
                 self._buffers[name] = fn(buffer)
         return self
+
+    def _swap_in(self, key: str, param: Parameter, applied: Parameter, grad: Tensor | None
+                 ) -> None:
+        """Swap ``applied`` into ``param``; the gradient is set aside during the swap, and
+        put back if it fails, so a failed conversion leaves the parameter as it was."""
+        try:
+            param.grad = None
+            swap_tensors(param, applied)
+        except Exception as error:
+            param.grad = grad
+            raise RuntimeError(f"_apply(): Couldn't swap {self._get_name()}.{key}") from error
 
     def to(self, *args: Any, **kwargs: Any) -> Module:
         """Move and/or cast the parameters and buffers, in place; returns the module.
@@ -796,6 +867,24 @@ class Module:
             destination._metadata[prefix[:-1]] = local_metadata
         for hook in tuple(self._state_dict_pre_hooks.values()):
             traced(hook, "state_dict pre-hook", self)(self, prefix, keep_vars)
+        self._save_to_state_dict(destination, prefix, keep_vars)
+        for name, module in self._modules.items():
+            if module is not None:
+                module.state_dict(destination=destination, prefix=prefix + name + ".",
+                                  keep_vars=keep_vars)
+        for hook in tuple(self._state_dict_hooks.values()):
+            result = traced(hook, "state_dict post-hook", self)(
+                self, destination, prefix, local_metadata)
+            if result is not None:
+                if getattr(hook, "_from_public_api", False):
+                    raise RuntimeError("state_dict post-hook must return None")
+                destination = result
+        return destination
+
+    def _save_to_state_dict(self, destination: dict, prefix: str, keep_vars: bool) -> None:
+        """This module's own entries (not its children's): parameters, persistent buffers
+        and extra state. A module that stores something else overrides it (lazy modules
+        keep their uninitialised parameters as they are)."""
         for name, param in self._parameters.items():
             if param is not None:
                 destination[prefix + name] = param if keep_vars else param.detach()
@@ -804,15 +893,6 @@ class Module:
                 destination[prefix + name] = buffer if keep_vars else buffer.detach()
         if type(self).get_extra_state is not Module.get_extra_state:  # overridden
             destination[prefix + _EXTRA_STATE] = self.get_extra_state()
-        for name, module in self._modules.items():
-            if module is not None:
-                module.state_dict(destination=destination, prefix=prefix + name + ".",
-                                  keep_vars=keep_vars)
-        for hook in tuple(self._state_dict_hooks.values()):
-            hook = traced(hook, "state_dict post-hook", self)
-            if hook(self, destination, prefix, local_metadata) is not None:
-                raise RuntimeError("state_dict post-hook must return None")
-        return destination
 
     def get_extra_state(self) -> Any:
         """Override this (and ``set_extra_state``) to keep something besides parameters and
@@ -855,25 +935,24 @@ class Module:
                                   "torch.Tensor or Tensor-like object from checkpoint but "
                                   f"received {type(source)}")
                 continue
-            if param.ndim == 0 and source.shape == (1,):
+            lazy = is_lazy(param)  # an uninitialised parameter has no shape to check yet
+            if not lazy and param.ndim == 0 and source.shape == (1,):
                 source = source[0]
-            if source.shape != param.shape:
+            if not lazy and source.shape != param.shape:
                 error_msgs.append(f"size mismatch for {key}: copying a param with shape "
                                   f"{source.shape} from checkpoint, the shape in current model "
                                   f"is {param.shape}.")
                 continue
-            with no_grad():
-                if not assign:
-                    param.copy_(source)
-                    continue
-                # ``assign=True``: the checkpoint's tensor itself takes the place, keeping
-                # only the module's ``requires_grad``.
-                if isinstance(param, Parameter):
-                    if isinstance(source, Parameter):
-                        source.requires_grad_(param.requires_grad)
-                    else:
-                        source = Parameter(source, requires_grad=param.requires_grad)
-                setattr(self, name, source)
+            try:
+                with no_grad():
+                    self._load_one(name, param, source, assign)
+            except Exception as error:
+                action = "swapping" if __future__.get_swap_module_params_on_conversion() \
+                    else "copying"
+                error_msgs.append(f'While {action} the parameter named "{key}", whose '
+                                  f"dimensions in the model are {param.size()} and whose "
+                                  f"dimensions in the checkpoint are {source.size()}, an "
+                                  f"exception occurred : {error.args}.")
         extra_state_key = prefix + _EXTRA_STATE
         if type(self).set_extra_state is not Module.set_extra_state:  # overridden
             if extra_state_key in state_dict:
@@ -889,6 +968,25 @@ class Module:
                     if (rest and head not in self._modules) or \
                             (not rest and head not in local_state):
                         unexpected_keys.append(key)
+
+    def _load_one(self, name: str, param: Tensor, source: Tensor, assign: bool) -> None:
+        """Load one checkpoint tensor: copy it into ``param``; with ``assign``, make it the
+        parameter or buffer itself (keeping only the module's ``requires_grad``); with the
+        swap switch of ``torch.__future__``, swap the result into the same object."""
+        if __future__.get_swap_module_params_on_conversion():
+            new = param.module_load(source, assign=assign)
+            if isinstance(param, Parameter):
+                new = Parameter(new, requires_grad=param.requires_grad)
+            swap_tensors(param, new)
+        elif assign:
+            if isinstance(param, Parameter):
+                if isinstance(source, Parameter):
+                    source.requires_grad_(param.requires_grad)
+                else:
+                    source = Parameter(source, requires_grad=param.requires_grad)
+            setattr(self, name, source)
+        else:
+            param.copy_(source)
 
     def load_state_dict(self, state_dict: Mapping[str, Any], strict: bool = True,
                         assign: bool = False) -> _IncompatibleKeys:
