@@ -1,7 +1,9 @@
 """minitorch_hooks: PyTorch's autograd and hooks, rebuilt in readable NumPy.
 
-The top level mirrors ``torch``: ``import minitorch_hooks as torch`` and a small PyTorch
-script runs unchanged. Where to read next:
+The top level mirrors ``torch``: with ``import minitorch_hooks as torch`` in place of
+``import torch``, a small PyTorch example runs as on PyTorch; a script that also imports
+``torch.nn`` runs unchanged after :func:`install_as_torch` (which ``minitorch-hooks run``
+calls). Where to read next:
 
 * ``_tensor.py``: the Tensor and its hooks;
 * ``autograd/engine.py``: the backward pass and the order in which hooks fire;
@@ -14,7 +16,17 @@ import builtins
 import importlib as _importlib
 import math
 
-from . import _C, __future__, autograd, nn, optim, return_types, serialization, utils
+from . import (
+    _C,
+    __future__,
+    _silent_numpy,  # noqa: F401 - first: see its docstring
+    autograd,
+    nn,
+    optim,
+    return_types,
+    serialization,
+    utils,
+)
 from ._creation import (
     arange,
     as_tensor,
@@ -53,6 +65,7 @@ from ._dtype import (
     uint8,
 )
 from ._generator import Generator
+from ._ops import _arguments
 from ._ops.closeness import allclose, isclose
 from ._ops.conversion import clone
 from ._ops.division import floor_divide, fmod, remainder
@@ -141,6 +154,7 @@ from ._size import Size
 from ._tensor import Tensor, device
 from ._tensor_str import get_printoptions, printoptions, set_printoptions
 from .autograd import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
+from .cli.torch_alias import install_as_torch
 from .random import get_rng_state, initial_seed, manual_seed, seed, set_rng_state
 from .serialization import load, save
 from .tracing import hook_trace
@@ -184,3 +198,8 @@ def set_warn_always(b: builtins.bool, /) -> None:
 def is_warn_always_enabled() -> builtins.bool:
     """Whether ``set_warn_always(True)`` is in force."""
     return _C._get_warnAlways()
+
+
+# Each function checks its tensor arguments first, as PyTorch's do (_ops/_arguments.py).
+for _name in _arguments.TENSOR_PARAMETERS.keys() & globals().keys():
+    globals()[_name] = _arguments.checked(globals()[_name], _name)

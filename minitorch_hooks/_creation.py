@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import builtins
 import warnings
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
 
 from . import _dtype, _tensor
+from ._allocation import allocating
 from ._tensor import Tensor, _shape_from, _to_array_like
 from ._warnings import warn_once
 from .random import default_generator
@@ -36,36 +38,68 @@ def _inferred_dtype(array: np.ndarray) -> np.dtype:
     if kind == "f":
         return _FLOAT32
     if kind in "iu":
+        if array.dtype == np.uint64 and array.size and array.max() > np.iinfo(np.int64).max:
+            raise ValueError("Overflow when unpacking long long")
         return np.dtype(np.int64)
     if kind == "b":
         return np.dtype(np.bool_)
     if kind in "US":
         raise TypeError("new(): invalid data type 'str'")
-    raise RuntimeError(f"Could not infer dtype of {type(array.flat[0]).__name__}")
+    odd = [x for x in array.flat if not isinstance(x, (bool, int, float, np.generic))]
+    if not odd:  # numbers all, but an integer beyond 64 bits
+        raise ValueError("Overflow when unpacking long long")
+    if isinstance(odd[0], str):
+        raise TypeError("new(): invalid data type 'str'")
+    raise RuntimeError(f"Could not infer dtype of {type_name(odd[0])}")
 
 
 def _array_from_nested(data: Any) -> np.ndarray:
     """NumPy's array of nested lists, with PyTorch's message for uneven lengths: it takes
     the shape from the first element at each depth and checks every list against it."""
+    sizes, first = [], data
+    while isinstance(first, (list, tuple)) and first:
+        sizes.append(len(first))
+        first = first[0]
+    if isinstance(first, str) and first is not data:  # PyTorch reads it as a sequence
+        raise ValueError("too many dimensions 'str'")
     try:
-        return np.array(_to_array_like(data))
+        array = np.array(_to_array_like(data))
     except ValueError:
-        sizes, first = [], data
-        while isinstance(first, (list, tuple)) and first:
-            sizes.append(len(first))
-            first = first[0]
-        _check_lengths(data, sizes, 0)
+        _check_lengths(data, sizes, 0, _leaf_error(data))
         raise
+    if array.dtype == object:  # a ragged list NumPy took as objects
+        _check_lengths(data, sizes, 0, _leaf_error(data))
+    return array
 
 
-def _check_lengths(data: Any, sizes: list[int], dim: int) -> None:
-    if dim == len(sizes) or not isinstance(data, (list, tuple)):
+def _leaf_error(data: Any) -> str:
+    """What PyTorch says of a list where a number belongs: it converts to the dtype it
+    inferred from all the numbers, float or integer."""
+    def numbers(item: Any) -> Iterator[Any]:
+        if isinstance(item, (list, tuple)):
+            for inner in item:
+                yield from numbers(inner)
+        else:
+            yield item
+
+    if builtins.any(isinstance(x, float) for x in numbers(data)):
+        return "must be real number, not {}"
+    return "'{}' object cannot be interpreted as an integer"
+
+
+def _check_lengths(data: Any, sizes: list[int], dim: int, leaf_error: str) -> None:
+    """PyTorch's check of nested lists against the shape of their first elements."""
+    if dim == len(sizes):
+        if isinstance(data, (list, tuple)):
+            raise TypeError(leaf_error.format(type_name(data)))
         return
+    if not isinstance(data, (list, tuple)):
+        raise TypeError("not a sequence")
     if len(data) != sizes[dim]:
         raise ValueError(f"expected sequence of length {sizes[dim]} at dim {dim} (got "
                          f"{len(data)})")
     for item in data:
-        _check_lengths(item, sizes, dim + 1)
+        _check_lengths(item, sizes, dim + 1, leaf_error)
 
 
 def _check_device(device: Any) -> None:
@@ -106,8 +140,25 @@ def tensor(data: Any, *, dtype: _dtype.dtype | None = None, device: Any = None,
         _dtype.from_numpy_dtype(array.dtype)  # a clear error for unsupported dtypes
     else:
         array = _array_from_nested(source)
-        array = array.astype(_numpy_dtype(dtype, _inferred_dtype(array)))
+        target = _numpy_dtype(dtype, _inferred_dtype(array))
+        _check_fits(array, target)
+        array = array.astype(target)
     return _finish(array, requires_grad, device)
+
+
+def _check_fits(array: np.ndarray, target: np.dtype) -> None:
+    """PyTorch stores each Python number into an integer tensor with a range check: a
+    float must lie within the type's range (nan and inf never do), an integer too, except
+    that a negative one wraps into an unsigned type, as in C (-1 is 255 in uint8). Out of
+    range is an error, not NumPy's silent garbage."""
+    if target.kind not in "iu" or array.dtype.kind not in "fiu" or not array.size:
+        return
+    limits = np.iinfo(target)
+    high = limits.max
+    low = -high if target.kind == "u" and array.dtype.kind != "f" else limits.min
+    if not np.all((array >= low) & (array <= high)):  # nan fails both comparisons
+        raise RuntimeError(f"value cannot be converted to type {target.name} without "
+                           "overflow")
 
 
 def as_tensor(data: Any, dtype: _dtype.dtype | None = None, device: Any = None) -> Tensor:
@@ -136,9 +187,17 @@ _NOT_WRITABLE = (
     "a tensor. This type of warning will be suppressed for the rest of this program.")
 
 
+_PYTORCH_NUMPY_TYPES = ("float64, float32, float16, complex64, complex128, int64, int32, int16, "
+                        "int8, uint64, uint32, uint16, uint8, and bool")
+
+
 def _check_array(array: np.ndarray) -> None:
-    """Refuse the arrays no tensor can share: of a dtype without a tensor type, or with a
-    negative stride (a tensor's strides count forward)."""
+    """Refuse the arrays no tensor can share: of a dtype without a tensor type (PyTorch's
+    message where PyTorch has none either: objects, strings, dates), or with a negative
+    stride (a tensor's strides count forward)."""
+    if array.dtype.kind not in "biufc":
+        raise TypeError(f"can't convert np.ndarray of type numpy.{array.dtype.type.__name__}. "
+                        f"The only supported types are: {_PYTORCH_NUMPY_TYPES}.")
     _dtype.from_numpy_dtype(array.dtype)
     if any(stride < 0 for stride in array.strides):
         raise ValueError(_NEGATIVE_STRIDES)
@@ -170,9 +229,13 @@ def _new_shape(size: Any) -> tuple[int, ...]:
     return shape
 
 
+@allocating
 def _filled(value: Any, size: tuple, dtype: _dtype.dtype | None, requires_grad: bool,
             device: Any, default: np.dtype = _FLOAT32) -> Tensor:
-    return _finish(np.full(_new_shape(size), value, dtype=_numpy_dtype(dtype, default)),
+    from ._ops.inplace import scalar_for  # the check fill_ makes; a cycle at import time
+
+    target = _numpy_dtype(dtype, default)
+    return _finish(np.full(_new_shape(size), scalar_for(value, target), dtype=target),
                    requires_grad, device)
 
 
@@ -200,6 +263,7 @@ def full(size: Any, fill_value: Any, *, dtype: _dtype.dtype | None = None, devic
     return _filled(fill_value, size, dtype, requires_grad, device, default)
 
 
+@allocating
 def _empty_like(input: Tensor, dtype: _dtype.dtype | None) -> np.ndarray:
     """A new array shaped like ``input`` and laid out like it in memory: PyTorch's
     ``preserve_format``, which matters because random fills follow memory order."""
@@ -264,6 +328,7 @@ new_zeros, new_ones = _new_filled("new_zeros", 0), _new_filled("new_ones", 1)
 new_empty = _new_filled("new_empty", 0)  # uninitialised in PyTorch, as ``empty``
 
 
+@allocating
 def arange(start: float, end: float | None = None, step: float = 1, *,
            dtype: _dtype.dtype | None = None, device: Any = None,
            requires_grad: bool = False) -> Tensor:
@@ -291,6 +356,7 @@ def _random(data: np.ndarray, requires_grad: bool, generator: Any, fill: str,
     return _finish(data, requires_grad)
 
 
+@allocating
 def _new_random_array(size: tuple, dtype: _dtype.dtype | None) -> np.ndarray:
     return np.empty(_new_shape(size), dtype=_numpy_dtype(dtype, _FLOAT32))
 
@@ -319,12 +385,13 @@ def randn_like(input: Tensor, *, dtype: _dtype.dtype | None = None,
     return _random(_empty_like(input, dtype), requires_grad, None, "_normal_", 0.0, 1.0)
 
 
+@allocating
 def randint(low: int, high: int | None = None, size: Any = None, *, generator: Any = None,
             dtype: _dtype.dtype | None = None) -> Tensor:
     """Integers in ``[low, high)`` (``randint(high, size)`` starts at 0)."""
     if size is None:
         low, high, size = 0, low, high
-    data = np.empty(_shape_from(size), dtype=_numpy_dtype(dtype, np.dtype(np.int64)))
+    data = np.empty(_new_shape(size), dtype=_numpy_dtype(dtype, np.dtype(np.int64)))
     (generator or default_generator)._random_(data, low, high)
     return Tensor._wrap(data)
 

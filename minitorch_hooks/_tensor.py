@@ -559,9 +559,12 @@ def _legacy_data(data: Any) -> np.ndarray:
 
 
 def _to_array_like(data: Any) -> Any:
-    """Accept tensors nested in lists, as ``torch.tensor([t1, t2])`` does."""
+    """Accept one-element tensors nested in lists, as numbers: ``torch.tensor([t1, t2])``
+    converts each as ``t.item()`` would, with its error for a bigger tensor."""
     if isinstance(data, Tensor):
-        return data._data
+        if data._data.size != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        return data._data.reshape(())
     if isinstance(data, (list, tuple)):
         return [_to_array_like(d) for d in data]
     return data

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import os
 import pathlib
+import signal
 import subprocess
 import sys
 import textwrap
+import time
 import xml.etree.ElementTree as ElementTree
 
 import pytest
@@ -273,3 +275,139 @@ def test_compare_without_pytorch_says_how_to_install_it_and_exits_2(tmp_path):
     assert (result.returncode, result.stdout) == (2, "")
     assert "real PyTorch is not installed" in result.stderr
     assert INSTALL_PYTORCH in result.stderr
+
+
+# -- stopping a script that never ends: --timeout, Ctrl-C, SIGTERM -------------------------
+
+FOREVER = """
+    import os
+    import subprocess
+    import sys
+    import time
+
+    # A helper process of the script's own, then a loop that never ends. Each run writes
+    # its own pid and its helper's, so that the test can check that none is left behind.
+    helper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    pids = os.path.join(sys.argv[1], f"{os.getpid()}.pids")
+    with open(pids + ".tmp", "w") as file:
+        file.write(f"{os.getpid()} {helper.pid}")
+    os.rename(pids + ".tmp", pids)
+    try:
+        while True:
+            time.sleep(0.05)
+    finally:
+        print("the script's finally block ran", flush=True)
+"""
+
+
+def _alive(pid: int) -> bool:
+    """Whether ``pid`` is a running process (a zombie waiting for its parent is not)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def _pids_written(folder: pathlib.Path, runs: int, within: float = 120) -> list[int]:
+    deadline = time.monotonic() + within
+    while len(files := sorted(folder.glob("*.pids"))) < runs:
+        assert time.monotonic() < deadline, "the runs did not start"
+        time.sleep(0.1)
+    return [int(pid) for file in files for pid in file.read_text().split()]
+
+
+def _none_left(pids: list[int], within: float = 10) -> bool:
+    deadline = time.monotonic() + within
+    while any(_alive(pid) for pid in pids):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.1)
+    return True
+
+
+def _start(tmp_path: pathlib.Path, *argv: str) -> tuple[subprocess.Popen, pathlib.Path]:
+    """``minitorch-hooks ARGV... FOREVER-script FOLDER`` in a fresh interpreter."""
+    folder = tmp_path / "pids"
+    folder.mkdir()
+    source_root = str(pathlib.Path(minitorch_hooks.__file__).resolve().parent.parent)
+    env = dict(os.environ, PYTHONPATH=source_root)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "minitorch_hooks", *argv, script(tmp_path, FOREVER),
+         str(folder)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    return process, folder
+
+
+def test_run_timeout_stops_the_script_where_it_is_and_exits_124(capsys, tmp_path):
+    (tmp_path / "pids").mkdir()
+    code, out, err = run(capsys, "run", "--timeout", "0.5", script(tmp_path, FOREVER),
+                         str(tmp_path / "pids"))
+    assert code == 124
+    assert out == "the script's finally block ran\n"
+    lines = err.splitlines()
+    assert lines[0] == "Traceback (most recent call last):"
+    assert "time.sleep(0.05)" in err and "stopping.py" not in err
+    assert lines[-1] == f"minitorch-hooks run: {tmp_path / 'script.py'} stopped after 0.5 " \
+                        "seconds (--timeout)"
+    helper = _pids_written(tmp_path / "pids", 1)[1]
+    os.kill(helper, signal.SIGKILL)  # the script's helper: run leaves it to the script
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "soon", "inf"])
+def test_the_timeout_must_be_a_positive_number(capsys, tmp_path, value):
+    code, _, err = run(capsys, "run", "--timeout", value, script(tmp_path, "pass\n"))
+    assert code == 2 and f"SECONDS must be a positive number, not '{value}'" in err
+
+
+STOP_SIGNALS = pytest.mark.parametrize(("signum", "code", "reason"), [
+    (signal.SIGINT, 130, "interrupted (Ctrl-C)"),
+    (signal.SIGTERM, 143, "terminated (SIGTERM)"),
+])
+
+
+def _stop_with(signum: int, tmp_path: pathlib.Path, *argv: str
+               ) -> tuple[int, str, str, list[int]]:
+    """Start ``minitorch-hooks ARGV...`` on the endless script, send ``signum`` once every
+    run has started, and return the exit code, stdout, stderr and the pids written."""
+    process, folder = _start(tmp_path, *argv)
+    try:
+        pids = _pids_written(folder, 2 if argv[0] == "compare" else 1)
+        process.send_signal(signum)
+        out, err = process.communicate(timeout=60)
+    finally:
+        process.kill()
+    return process.returncode, out, err, pids
+
+
+@STOP_SIGNALS
+def test_run_stopped_by_a_signal_says_so(tmp_path, signum, code, reason):
+    returncode, out, err, pids = _stop_with(signum, tmp_path, "run")
+    assert returncode == code
+    assert out == "the script's finally block ran\n"
+    assert err.rstrip().endswith(f"script.py {reason}")
+    os.kill(pids[1], signal.SIGKILL)
+
+
+def test_compare_timeout_stops_both_runs_and_what_they_started(tmp_path):
+    real_torch()
+    process, folder = _start(tmp_path, "compare", "--timeout", "20")
+    try:
+        out, err = process.communicate(timeout=120)
+    finally:
+        process.kill()
+    pids = _pids_written(folder, 2, within=0)
+    assert (process.returncode, out) == (124, "")
+    assert err == (f"minitorch-hooks compare: {tmp_path / 'script.py'} stopped after 20 "
+                   "seconds (--timeout); its runs on PyTorch and minitorch_hooks were stopped\n")
+    assert _none_left(pids)
+
+
+@STOP_SIGNALS
+def test_compare_stopped_by_a_signal_stops_both_runs(tmp_path, signum, code, reason):
+    real_torch()
+    returncode, _, err, pids = _stop_with(signum, tmp_path, "compare")
+    assert returncode == code
+    assert err == (f"minitorch-hooks compare: {tmp_path / 'script.py'} {reason}; its runs on "
+                   "PyTorch and minitorch_hooks were stopped\n")
+    assert _none_left(pids)

@@ -26,6 +26,7 @@ from . import (
     shape,
     softmax,
 )
+from ._arguments import checked
 
 
 def _swap(operation):
@@ -126,8 +127,8 @@ _METHODS = {
     "uniform_": inplace.uniform_, "normal_": inplace.normal_, "bernoulli_": inplace.bernoulli_,
 }
 
-for _name, _operation in _METHODS.items():
-    setattr(Tensor, _name, _operation)
+for _name, _operation in _METHODS.items():  # checked: see _arguments.py
+    setattr(Tensor, _name, checked(_operation, _name, method=True))
 for _name, _operation in _OPERATORS.items():
     setattr(Tensor, _name, _operator(_operation))
 Tensor.T = property(shape._T)

@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from .. import _dtype
+from .._allocation import allocation_failed
 from .._tensor import Tensor
 from ..autograd.graph import Node
 from ._record import record
@@ -25,7 +26,11 @@ class CloneBackward0(Node):
 
 
 def _copy(input: Tensor, order: str) -> Tensor:
-    return record(np.array(input._data, order=order, copy=True), CloneBackward0, (input,))
+    try:
+        data = np.array(input._data, order=order, copy=True)
+    except MemoryError as error:  # an expanded tensor made real
+        raise allocation_failed(error) from None
+    return record(data, CloneBackward0, (input,))
 
 
 def clone(input: Tensor) -> Tensor:

@@ -302,10 +302,11 @@ class CopyBackwards(Node):
         return F.zeros_like(grad), grad
 
 
-def copy_(self: Tensor, src: Tensor) -> Tensor:
-    """Copy ``src``'s values (broadcast to this shape, cast to this dtype) into this tensor."""
-    def copied(t: Tensor, s: Tensor) -> Tensor:
-        values = np.broadcast_to(s._data, t._data.shape).astype(t._data.dtype)
+def copy_(self: Tensor, src: Any) -> Tensor:
+    """Copy ``src``'s values (or a number) into this tensor, broadcast to its shape and
+    cast to its dtype."""
+    def copied(t: Tensor, s: Any) -> Tensor:
+        values = np.broadcast_to(value_of(s), t._data.shape).astype(t._data.dtype)
         return record(values, CopyBackwards, (t, s))
 
     return apply_in_place(self, copied, src)

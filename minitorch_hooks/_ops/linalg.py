@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from .._allocation import allocating
 from .._tensor import Tensor, _c_name
 from ..autograd import _formula as F
 from ..autograd.graph import Node
@@ -135,9 +136,9 @@ def _check_matrix(tensor: Tensor, name: str) -> None:
         raise RuntimeError(f"{name} must be a matrix")
 
 
+@allocating
 def mm(input: Tensor, mat2: Tensor) -> Tensor:
     """The product of two matrices."""
-    _check_tensor(mat2, "mm", "mat2", 1)
     _check_matrix(input, "self")
     _check_matrix(mat2, "mat2")
     (n, k), (k2, m) = input._data.shape, mat2._data.shape
@@ -178,12 +179,7 @@ def _bmm(a: Tensor, b: Tensor) -> Tensor:
                   saved=(saved_for(b, a), saved_for(a, b)))
 
 
-def _check_tensor(value: Any, function: str, name: str, position: int) -> None:
-    if not isinstance(value, Tensor):
-        raise TypeError(f"{function}(): argument '{name}' (position {position}) must be Tensor, "
-                        f"not {type(value).__name__}")
-
-
+@allocating
 def matmul(input: Tensor, other: Tensor) -> Tensor:
     """``input @ other`` for any ranks, decomposed into the operations PyTorch records.
 
@@ -194,7 +190,6 @@ def matmul(input: Tensor, other: Tensor) -> Tensor:
     batch dimensions, flattens them and calls ``bmm``.
     See ``_matmul_impl`` in PyTorch's aten/src/ATen/native/LinearAlgebra.cpp.
     """
-    _check_tensor(other, "matmul", "other", 2)
     a_dim, b_dim = input._data.ndim, other._data.ndim
     if a_dim == 0 or b_dim == 0:
         raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are "
@@ -279,6 +274,7 @@ class AddmmBackward0(_MatrixProductBackward):
         return (grad, *self._product_grads(grad))
 
 
+@allocating
 def addmm(input: Tensor, mat1: Tensor, mat2: Tensor) -> Tensor:
     """``input + mat1 @ mat2`` in one node: what ``nn.Linear`` records for a batch."""
     (n, k), (k2, m) = mat1._data.shape, mat2._data.shape

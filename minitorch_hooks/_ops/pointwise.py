@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from .. import _creation
+from .._allocation import allocation_failed
 from .._tensor import Tensor
 from ..autograd import _formula as F
 from ..autograd.graph import Node
@@ -46,6 +47,8 @@ def _binary(x: Any, y: Any, compute: Any) -> np.ndarray:
     except ValueError:
         _broadcast_check(a, b)
         raise
+    except MemoryError as error:  # broadcasting may ask for far more than its inputs
+        raise allocation_failed(error) from None
 
 
 # -- arithmetic ---------------------------------------------------------------------------
@@ -472,9 +475,6 @@ gt, ge = _comparison(np.greater), _comparison(np.greater_equal)
 
 def equal(input: Tensor, other: Tensor) -> bool:
     """Whether two tensors have the same size and the same values (nan is never equal)."""
-    if not isinstance(other, Tensor):
-        raise TypeError("equal(): argument 'other' (position 2) must be Tensor, not "
-                        f"{type(other).__name__}")
     return input._data.shape == other._data.shape and bool(np.all(input._data == other._data))
 
 

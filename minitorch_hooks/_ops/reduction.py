@@ -131,10 +131,10 @@ def mean(input: Tensor, dim: Dims = None, keepdim: bool = False) -> Tensor:
             "mean(): could not infer output dtype. Input dtype must be either a floating "
             f"point or complex dtype. Got: {input.dtype.scalar_name}")
     if dim is None:
-        return record(data.mean(dtype=data.dtype), MeanBackward0, (input,), shape=data.shape)
+        return record(F.array_mean(data, None, False), MeanBackward0, (input,), shape=data.shape)
     axes = _axes(dim, data.ndim)
-    return record(data.mean(axis=axes, keepdims=keepdim, dtype=data.dtype), MeanBackward1,
-                  (input,), shape=data.shape, axes=axes, keepdim=keepdim)
+    return record(F.array_mean(data, axes, keepdim), MeanBackward1, (input,), shape=data.shape,
+                  axes=axes, keepdim=keepdim)
 
 
 class _AllExtremumBackward(Node):
@@ -338,7 +338,7 @@ def _var(name: str, input: Tensor, dim: Any, unbiased: bool | None, keepdim: boo
         warnings.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly "
                       "less than the reduction factor (input numel divided by output numel).",
                       UserWarning, stacklevel=3)
-    centred = data - data.mean(axis=axes, keepdims=True)
+    centred = data - F.array_mean(data, axes, True)
     with np.errstate(divide="ignore", invalid="ignore"):
         result = (centred * centred).sum(axis=axes, keepdims=keepdim) / \
             np.float64(builtins.max(count - correction, 0))

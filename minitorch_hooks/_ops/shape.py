@@ -20,6 +20,7 @@ from .._warnings import warn_once
 from ..autograd import _formula as F
 from ..autograd.grad_mode import _State
 from ..autograd.graph import Node
+from ._arguments import check_tensor_sequence
 from ._record import promote_types, record
 from .conversion import contiguous
 
@@ -529,6 +530,7 @@ def _joined_arrays(tensors: Sequence[Tensor]) -> list[np.ndarray]:
 
 def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
     """Join tensors along an existing dimension."""
+    check_tensor_sequence("cat", tensors)
     if not tensors:
         raise ValueError("torch.cat(): expected a non-empty list of Tensors")
     arrays = _joined_arrays(tensors)
@@ -559,6 +561,7 @@ class StackBackward0(Node):
 
 def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
     """Join tensors along a new dimension."""
+    check_tensor_sequence("stack", tensors)
     if not tensors:
         raise RuntimeError("stack expects a non-empty TensorList")
     arrays = _joined_arrays(tensors)

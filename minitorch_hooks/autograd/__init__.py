@@ -30,9 +30,13 @@ def _as_tuple(x):
 def _root_grads(outputs: tuple, grad_outputs: tuple, create_graph: bool) -> list:
     """The gradient to start from at each output: given, or 1 for a scalar output. Arrays,
     or under ``create_graph`` Tensors: a given one as it is, so that the gradients depend
-    on it too (a Hessian-vector product differentiates through ``v``)."""
+    on it too (a Hessian-vector product differentiates through ``v``). Checked pair by
+    pair, as PyTorch's ``_make_grads`` does, then counted, as its engine does."""
     grads = []
     for i, (output, grad) in enumerate(zip(outputs, grad_outputs)):
+        if grad is not None and not isinstance(grad, Tensor):
+            raise TypeError("gradients can be either Tensors or None, but got "
+                            f"{type(grad).__name__}")
         if grad is None:
             if output._data.size != 1:
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
@@ -49,6 +53,8 @@ def _root_grads(outputs: tuple, grad_outputs: tuple, create_graph: bool) -> list
             grads.append(grad if grad.dtype is output.dtype else grad.to(output.dtype))
         else:
             grads.append(grad._data.astype(output._data.dtype, copy=False))
+    if len(grads) != len(outputs):
+        raise RuntimeError(f"got {len(outputs)} tensors and {len(grads)} gradients")
     return grads
 
 
@@ -98,21 +104,31 @@ def backward(tensors, grad_tensors=None, retain_graph: bool | None = None,
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph: bool | None = None,
-         create_graph: bool = False, allow_unused: bool | None = None) -> tuple:
+         create_graph: bool = False, allow_unused: bool | None = None, *,
+         materialize_grads: bool = False) -> tuple:
     """The gradients of ``outputs`` with respect to ``inputs``, returned rather than
     accumulated; only the part of the graph between them runs.
 
     With ``create_graph=True`` the gradients have a ``grad_fn`` and can be differentiated
-    again; ``retain_graph`` defaults to ``create_graph``.
+    again; ``retain_graph`` defaults to ``create_graph``. An input the outputs do not depend
+    on gets None with ``allow_unused=True`` (an error otherwise); ``materialize_grads=True``
+    gives it zeros instead, for code that adds gradients up, and implies ``allow_unused``.
     See <https://docs.pytorch.org/docs/2.13/generated/torch.autograd.grad.html>
     """
+    if materialize_grads and allow_unused is False:
+        raise ValueError("Expected allow_unused to be True or not passed when "
+                         "materialize_grads=True, but got: allow_unused=False.")
     outputs, inputs = _as_tuple(outputs), _as_tuple(inputs)
     grad_outputs = _as_tuple(grad_outputs) if grad_outputs is not None else (None,) * len(outputs)
     if retain_graph is None:
         retain_graph = create_graph
     grads = run_backward(outputs, _root_grads(outputs, grad_outputs, create_graph),
-                         bool(retain_graph), inputs=inputs, allow_unused=bool(allow_unused),
+                         bool(retain_graph), inputs=inputs,
+                         allow_unused=bool(allow_unused or materialize_grads),
                          create_graph=create_graph)
-    if create_graph:
-        return tuple(grads)
-    return tuple(None if g is None else Tensor._wrap(np.array(g, copy=True)) for g in grads)
+    if not create_graph:
+        grads = [None if g is None else Tensor._wrap(np.array(g, copy=True)) for g in grads]
+    if materialize_grads:  # zeros that require grad under create_graph, as in PyTorch
+        grads = [Tensor._wrap(np.zeros_like(x._data), create_graph) if g is None else g
+                 for g, x in zip(grads, inputs)]
+    return tuple(grads)

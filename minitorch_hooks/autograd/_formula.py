@@ -126,7 +126,16 @@ def mean(x: Any, axes: tuple[int, ...] | None) -> Any:
     """The mean over ``axes`` (all when None), keeping the reduced dimensions."""
     if type(x) is Tensor:
         return x.mean(dim=axes if axes is not None else tuple(range(x.ndim)), keepdim=True)
-    return x.mean(axis=axes, keepdims=True)
+    return array_mean(x, axes, True)
+
+
+def array_mean(data: np.ndarray, axes: tuple[int, ...] | None, keepdim: bool) -> np.ndarray:
+    """NumPy's mean, without its "Mean of empty slice" warning: the mean of nothing is
+    0 / 0, nan, silently, as in PyTorch (see ``_silent_numpy.py``)."""
+    count = data.size if axes is None else math.prod(data.shape[a] for a in axes)
+    wide = np.float32 if data.dtype == np.float16 else data.dtype  # NumPy's accumulator
+    total = data.sum(axis=axes, keepdims=keepdim, dtype=wide)
+    return np.true_divide(total, count, dtype=wide).astype(data.dtype, copy=False)
 
 
 def sum_to_shape(grad: Any, shape: tuple[int, ...]) -> Any:

@@ -7,6 +7,10 @@ script printed, the timeline of its hook calls, and how it ended (its exit code 
 it raised, the last line of its error). Each difference is shown as a unified diff; the
 exit code is 0 when there is none and 1 otherwise (2 when PyTorch is not installed).
 
+Each run leads a process group of its own. ``--timeout SECONDS`` (for both runs together),
+Ctrl-C and SIGTERM end both groups, with anything the script started, say so, and exit
+with 124, 130 or 143 (``cli/stopping.py``): no run is left behind.
+
 Hooks on graph nodes are left out of the timelines: on real PyTorch they cannot be seen
 (see ``tracing/registration.py``), so the comparison says how many it left out.
 """
@@ -28,6 +32,7 @@ from ..tracing.events import HookEvent, events_from_json
 from ..tracing.registration import NOT_SEEN
 from .pytorch import INSTALL_HINT, pytorch_installed
 from .run import add_script_arguments, no_such_script
+from .stopping import Stopped, add_timeout_argument, stop_group, stoppable
 
 
 def add_compare_command(commands: argparse._SubParsersAction) -> None:
@@ -36,7 +41,10 @@ def add_compare_command(commands: argparse._SubParsersAction) -> None:
         "compare", help="run a script on PyTorch and on minitorch_hooks, and compare",
         description=("Run SCRIPT.py on real PyTorch and on minitorch_hooks, and show where "
                      "their printed output, their hook timelines or their outcome differ. "
-                     "Exit code 0 when they are the same, 1 when not, 2 without PyTorch."))
+                     "Exit code 0 when they are the same, 1 when not, 2 without PyTorch; "
+                     "124 after --timeout, 130 after Ctrl-C, 143 after SIGTERM, with both "
+                     "runs stopped."))
+    add_timeout_argument(compare)
     add_script_arguments(compare)
     compare.set_defaults(handler=run_compare)
 
@@ -64,8 +72,17 @@ def run_compare(args: argparse.Namespace) -> int:
         return 2
     if no_such_script("compare", args.script):
         return 2
+    started: list[subprocess.Popen] = []
     with tempfile.TemporaryDirectory() as folder:
-        theirs, ours = _run_both(args.script, args.script_args, Path(folder))
+        try:
+            with stoppable(args.timeout):
+                theirs, ours = _run_both(args.script, args.script_args, Path(folder), started)
+        except Stopped as stop:
+            for process in started:
+                stop_group(process)
+            print(f"minitorch-hooks compare: {args.script} {stop.reason}; its runs on "
+                  "PyTorch and minitorch_hooks were stopped", file=sys.stderr)
+            return stop.code
     left_out = [event for event in ours.events if event.kind in NOT_SEEN]
     kept = [event for event in ours.events if event.kind not in NOT_SEEN]
     sections = [
@@ -95,21 +112,22 @@ def _count(title: str, lines: list[str]) -> str:
     return f"{len(lines)} {'line' if title == 'printed output' else 'hook call'}(s)"
 
 
-def _run_both(script: str, argv: list[str], folder: Path) -> tuple[Run, Run]:
-    """Both runs at once, each ``python -m minitorch_hooks run`` in its own process."""
+def _run_both(script: str, argv: list[str], folder: Path, started: list[subprocess.Popen]
+              ) -> tuple[Run, Run]:
+    """Both runs at once, each ``python -m minitorch_hooks run`` in its own process and
+    process group; ``started`` gets each process as it starts, for stopping them."""
     source_root = str(Path(minitorch_hooks.__file__).resolve().parent.parent)
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [source_root, env.get("PYTHONPATH")]))
-    started = []
-    for library, options in (("PyTorch", ["--real-torch"]), ("minitorch_hooks", [])):
-        events = folder / f"{library}.json"
+    timelines = [folder / "PyTorch.json", folder / "minitorch_hooks.json"]
+    for events, options in zip(timelines, (["--real-torch"], [])):
         command = [sys.executable, "-m", "minitorch_hooks", "run", "--trace-json",
                    str(events), *options, script, *argv]
-        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                   text=True, env=env)
-        started.append((library, events, process))
+        started.append(subprocess.Popen(command, stdout=subprocess.PIPE,
+                                        stderr=subprocess.PIPE, text=True, env=env,
+                                        start_new_session=True))
     runs = []
-    for _, events, process in started:
+    for events, process in zip(timelines, started):
         stdout, stderr = process.communicate()
         recorded = events_from_json(events.read_text()) if events.exists() else []
         runs.append(Run(stdout, stderr, process.returncode, recorded))

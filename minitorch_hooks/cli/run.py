@@ -1,14 +1,17 @@
 """``minitorch-hooks run SCRIPT.py``: run an ordinary PyTorch script on minitorch_hooks.
 
 The script runs as ``python SCRIPT.py`` would run it (as ``__main__``, with its own
-``sys.argv`` and its folder on ``sys.path``), but its ``import torch`` gives minitorch_hooks
-(``cli/torch_alias.py``). ``--trace`` prints the timeline of every hook call after the
-script's output, ``--svg FILE`` and ``--mermaid FILE`` save it as a drawing, and
-``--trace-json FILE`` as data. ``--real-torch`` runs the script on real PyTorch instead,
-traced the same way: that is how ``minitorch-hooks compare`` sees both sides.
+``sys.argv`` and its folder on ``sys.path``), but its ``import torch`` and ``import
+torch.nn as nn`` give minitorch_hooks (``install_as_torch``, in ``cli/torch_alias.py``).
+``--trace`` prints the timeline of every hook call after the script's output, ``--svg
+FILE`` and ``--mermaid FILE`` save it as a drawing, and ``--trace-json FILE`` as data.
+``--real-torch`` runs the script on real PyTorch instead, traced the same way: that is how
+``minitorch-hooks compare`` sees both sides.
 
 The exit code is the script's: 0, the code it passed to ``sys.exit``, or 1 when it raised,
-after its traceback (from the script's own frames on) is printed on stderr.
+after its traceback (from the script's own frames on) is printed on stderr. ``--timeout
+SECONDS``, Ctrl-C and SIGTERM stop the script where it is, show where that was and exit
+with 124, 130 and 143 (``cli/stopping.py``).
 """
 
 from __future__ import annotations
@@ -23,9 +26,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..tracing import Trace, hook_trace
-from . import torch_alias
+from . import stopping, torch_alias
 from .pytorch import INSTALL_HINT
-from .torch_alias import torch_aliased
+from .stopping import Stopped, add_timeout_argument, stoppable
+from .torch_alias import install_as_torch
 
 
 def add_run_command(commands: argparse._SubParsersAction) -> None:
@@ -34,7 +38,9 @@ def add_run_command(commands: argparse._SubParsersAction) -> None:
         "run", help="run a PyTorch script on minitorch_hooks, and see its hooks fire",
         description=("Run SCRIPT.py with 'import torch' giving minitorch_hooks. A torch "
                      "feature minitorch_hooks lacks fails with an error naming it. The "
-                     "exit code is the script's (1 when it raised)."))
+                     "exit code is the script's (1 when it raised; 124 after --timeout, "
+                     "130 after Ctrl-C, 143 after SIGTERM)."))
+    add_timeout_argument(run)
     add_script_arguments(run)
     run.add_argument("--trace", action="store_true",
                      help="print the timeline of every hook call after the script's output")
@@ -79,23 +85,30 @@ def run_script(args: argparse.Namespace) -> int:
     traced = args.trace or args.svg or args.mermaid or args.trace_json
     with contextlib.ExitStack() as stack:
         if torch is None:
-            stack.enter_context(torch_aliased())
+            # the caller's own real torch, if any, is set aside while the script runs
+            stack.enter_context(install_as_torch(set_aside_real_torch=True))
         recorded = stack.enter_context(hook_trace(torch=torch)) if traced else None
-        code = run_path(script, args.script_args)
+        code = run_path(script, args.script_args, args.timeout)
     if recorded is not None:
         _report(recorded, args)
     return code
 
 
-def run_path(script: Path, argv: list[str]) -> int:
-    """Run ``script`` as ``__main__`` and return its exit code."""
+def run_path(script: Path, argv: list[str], timeout: float | None = None) -> int:
+    """Run ``script`` as ``__main__`` and return its exit code; stop it after ``timeout``
+    seconds, or at Ctrl-C or SIGTERM."""
     saved_argv, saved_path = sys.argv, sys.path[:]
     sys.argv = [str(script), *argv]
     sys.path.insert(0, str(script.resolve().parent))
     try:
-        runpy.run_path(str(script), run_name="__main__")
+        with stoppable(timeout):
+            runpy.run_path(str(script), run_name="__main__")
     except SystemExit as stop:
         return _exit_code(stop.code)
+    except Stopped as stop:
+        sys.stdout.flush()
+        _print_traceback(stop, script)
+        return stop.code
     except Exception as error:  # noqa: BLE001 - reported as Python would, then exit 1
         sys.stdout.flush()
         _print_traceback(error, script)
@@ -125,8 +138,14 @@ def _print_traceback(error: BaseException, script: Path) -> None:
         tb = tb.tb_next
     report = traceback.TracebackException(type(error), error, tb)
     report.stack = traceback.StackSummary.from_list(
-        [frame for frame in report.stack if frame.filename != torch_alias.__file__])
-    print("".join(report.format()), end="", file=sys.stderr)
+        [frame for frame in report.stack
+         if frame.filename not in (torch_alias.__file__, stopping.__file__)])
+    if isinstance(error, Stopped):  # where the script was, then why it stopped
+        lines = [*report.format()][:-1]
+        lines.append(f"minitorch-hooks run: {script} {error.reason}\n")
+    else:
+        lines = [*report.format()]
+    print("".join(lines), end="", file=sys.stderr)
 
 
 ON_PYTORCH_NOTE = ("(On PyTorch, hooks are seen as they are registered; graph-node hooks, "

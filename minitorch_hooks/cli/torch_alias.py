@@ -1,29 +1,33 @@
-"""``import torch`` that gives minitorch_hooks: how ``minitorch-hooks run`` runs a script.
+"""``import torch`` that gives minitorch_hooks, in a script that is not ours to edit.
 
-Inside :func:`torch_aliased`, an import hook answers every ``import torch`` and
-``import torch.<anything>``. Where minitorch_hooks has the module (``torch.nn.functional``
-is ``minitorch_hooks.nn.functional``, ``torch.utils.hooks`` is ``minitorch_hooks.utils.
-hooks``...), the script gets a :class:`TorchAlias` of it: a module named as PyTorch names
-it whose attributes are ours. Where we have nothing, the script gets an error that names
-the missing feature, at the line that uses it, instead of an AttributeError from deep
-inside: ``torch.fft is not implemented by minitorch_hooks``.
+``import minitorch_hooks as torch`` renames one module; a script that goes on with
+``import torch.nn as nn`` or ``from torch.nn import functional as F`` still reaches for
+real PyTorch. :func:`install_as_torch` answers every ``import torch`` and ``import
+torch.<anything>`` from then on, until it is removed: it is how ``minitorch-hooks run``
+runs a script, and a script or notebook can call it itself, before anything imports torch.
+
+Where minitorch_hooks has the module (``torch.nn.functional`` is ``minitorch_hooks.nn.
+functional``, ``torch.utils.hooks`` is ``minitorch_hooks.utils.hooks``...), the script gets
+a :class:`TorchAlias` of it: a module named as PyTorch names it whose attributes are ours.
+Where we have nothing, the script gets an error that names the missing feature, at the line
+that uses it, instead of an AttributeError from deep inside: ``torch.fft is not implemented
+by minitorch_hooks``.
 """
 
 from __future__ import annotations
 
-import contextlib
 import importlib
 import importlib.abc
 import importlib.machinery
 import importlib.util
 import sys
-from collections.abc import Iterator
 from types import ModuleType
 from typing import Any
 
 _OURS = "minitorch_hooks"
 # Names of ours that are not PyTorch's.
-_NOT_TORCH = frozenset({"hook_trace", "tracing", "tour", "tutorials", "cli", "__main__"})
+_NOT_TORCH = frozenset({"hook_trace", "tracing", "tour", "tutorials", "cli", "__main__",
+                        "install_as_torch"})
 
 
 class TorchFeatureNotImplementedError(NotImplementedError, AttributeError):
@@ -97,19 +101,58 @@ class _TorchFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         """Nothing to run: the alias only points at a module that is already loaded."""
 
 
-@contextlib.contextmanager
-def torch_aliased() -> Iterator[None]:
-    """While active, ``import torch`` and its submodules give minitorch_hooks. Any real
-    torch already imported is set aside and put back afterwards."""
-    saved = {name: module for name, module in sys.modules.items() if _is_torch(name)}
-    for name in saved:
-        del sys.modules[name]
-    finder = _TorchFinder()
-    sys.meta_path.insert(0, finder)
-    try:
-        yield
-    finally:
-        sys.meta_path.remove(finder)
+def _real_torch_modules() -> dict[str, ModuleType]:
+    return {name: module for name, module in sys.modules.items()
+            if _is_torch(name) and not isinstance(module, TorchAlias)}
+
+
+class TorchInstallation:
+    """What :func:`install_as_torch` returns: ``remove()`` undoes it, as a hook's handle
+    does, and so does leaving a ``with`` block."""
+
+    def __init__(self, set_aside: dict[str, ModuleType]) -> None:
+        self._finder: _TorchFinder | None = _TorchFinder()
+        self._set_aside = set_aside
+        for name in set_aside:
+            del sys.modules[name]
+        sys.meta_path.insert(0, self._finder)
+        importlib.import_module("torch")  # ``sys.modules["torch"]`` is there at once
+
+    def remove(self) -> None:
+        """``import torch`` finds real PyTorch again (or nothing); what real torch modules
+        were set aside come back. Removing twice does nothing."""
+        if self._finder is None:
+            return
+        sys.meta_path.remove(self._finder)
+        self._finder = None
         for name in [name for name in sys.modules if _is_torch(name)]:
             del sys.modules[name]
-        sys.modules.update(saved)
+        sys.modules.update(self._set_aside)
+
+    def __enter__(self) -> TorchInstallation:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.remove()
+
+
+def install_as_torch(*, set_aside_real_torch: bool = False) -> TorchInstallation:
+    """From now on, ``import torch`` and ``import torch.nn as nn`` (any submodule) give
+    minitorch_hooks, until ``remove()`` on the result (or the end of its ``with`` block).
+
+    Real PyTorch already imported is refused, with a RuntimeError: its tensors and ours do
+    not mix, and the modules that imported it keep it. ``set_aside_real_torch=True``
+    instead takes it out of ``sys.modules`` while installed and puts it back at the end,
+    for a tool, like ``minitorch-hooks run``'s tests, that runs a script inside a program
+    that imported torch for itself. Installing twice is refused too.
+    """
+    if any(isinstance(finder, _TorchFinder) for finder in sys.meta_path):
+        raise RuntimeError("minitorch_hooks is already installed as torch: remove() that "
+                           "installation first")
+    real = _real_torch_modules()
+    if real and not set_aside_real_torch:
+        raise RuntimeError(
+            "real PyTorch is already imported, so minitorch_hooks cannot stand in for it: "
+            "call minitorch_hooks.install_as_torch() before anything imports torch (or run "
+            "the script with 'minitorch-hooks run')")
+    return TorchInstallation(real)

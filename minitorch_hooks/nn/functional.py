@@ -22,6 +22,7 @@ from .._ops import inplace as _inplace
 from .._ops import loss as _loss
 from .._ops import normalization as _norm
 from .._ops import sparse as _sparse
+from .._ops._arguments import checked
 from .._ops.linalg import addmm, matmul
 from .._ops.pointwise import _broadcast_check, abs, add, sigmoid, sub, tanh
 from .._ops.reduction import mean, sum
@@ -238,7 +239,7 @@ def _check_reduction(reduction: str) -> None:
 def _broadcast_pair(input: Tensor, target: Tensor) -> tuple[Tensor, Tensor]:
     """``torch.broadcast_tensors`` for two: PyTorch warns first, as a mismatch is usually
     a mistake (a ``(N,)`` target for an ``(N, 1)`` output gives an ``(N, N)`` loss)."""
-    if target.shape != input.shape:
+    if target.size() != input.size():  # ``size()``, target first: PyTorch's AttributeError
         warnings.warn(f"Using a target size ({target.shape}) that is different to the input "
                       f"size ({input.shape}). This will likely lead to incorrect results due "
                       "to broadcasting. Please ensure they have the same size.", UserWarning,
@@ -319,3 +320,10 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None, *
     class_dim = 0 if input.dim() == 1 else 1
     return nll_loss(log_softmax(input, class_dim), target, weight,
                     ignore_index=ignore_index, reduction=reduction)
+
+
+# The functions that PyTorch's parser checks before any Python runs (``_ops/_arguments.py``),
+# under the names its errors give; the others fail where PyTorch's Python code fails.
+linear, relu, dropout = checked(linear), checked(relu), checked(dropout)
+nll_loss = checked(nll_loss, "nll_loss_nd")
+cross_entropy = checked(cross_entropy, "cross_entropy_loss")

@@ -7,6 +7,8 @@ See <https://docs.pytorch.org/docs/2.13/nn.html#non-linear-activations-weighted-
 
 from __future__ import annotations
 
+from ..._ops import pointwise
+from ..._ops._arguments import checked
 from ..._tensor import Tensor
 from .. import functional as F
 from .module import Module
@@ -27,14 +29,19 @@ class ReLU(Module):
         return "inplace=True" if self.inplace else ""
 
 
+# ``torch.tanh`` and ``torch.sigmoid``, which these layers call as PyTorch's do: their
+# argument check gives a non-tensor input PyTorch's TypeError.
+_tanh, _sigmoid = checked(pointwise.tanh), checked(pointwise.sigmoid)
+
+
 class Tanh(Module):
     def forward(self, input: Tensor) -> Tensor:
-        return input.tanh()
+        return _tanh(input)
 
 
 class Sigmoid(Module):
     def forward(self, input: Tensor) -> Tensor:
-        return input.sigmoid()
+        return _sigmoid(input)
 
 
 class Softmax(Module):

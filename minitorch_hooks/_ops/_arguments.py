@@ -1,0 +1,116 @@
+"""Tensor arguments are checked first, with PyTorch's TypeError, as its argument parser does.
+
+PyTorch parses every call of ``torch.mul``, ``Tensor.mul`` or ``F.linear`` in C++ against
+the function's signature before anything runs, so a dict where a Tensor belongs is refused
+at once: ``linear(): argument 'input' (position 1) must be Tensor, not dict``. Our
+operations are plain Python, which would fail later and elsewhere (``'dict' object has no
+attribute '_data'``). So the public names are the operations wrapped by :func:`checked`,
+which checks the tensor parameters listed in :data:`TENSOR_PARAMETERS` and then calls the
+operation. A method counts its arguments after ``self``: ``x.mul(None)`` names 'other'
+(position 1), ``torch.mul(x, None)`` position 2; a keyword argument has no position.
+
+Only the wrapped names pay for the check. A method whose one tensor is ``self`` (a tensor
+by construction), like ``x.tanh()``, is not wrapped, and neither are the operators: ``x *
+None`` is Python's business (``_ops/__init__.py``).
+See <https://docs.pytorch.org/docs/2.13/notes/extending.html>
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from numbers import Number
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from .._tensor import Tensor
+from ..utils.hooks import type_name
+
+# Each function's leading parameters that take tensors, in the order of its signature
+# (PyTorch's names: ``mm(input, mat2)``). ``other#`` also takes a number, ``bias?`` None.
+_UNARY = ("input",)
+TENSOR_PARAMETERS: dict[str, tuple[str, ...]] = {
+    **dict.fromkeys(
+        ("abs", "exp", "log", "sqrt", "neg", "relu", "tanh", "sigmoid", "sign", "square",
+         "reciprocal", "isnan", "isinf", "isfinite", "logical_not", "clone", "flatten", "t",
+         "transpose", "permute", "squeeze", "unsqueeze", "reshape", "chunk", "unbind",
+         "argmax", "sum", "mean", "max", "min", "softmax", "log_softmax", "numel",
+         "zeros_like", "ones_like", "empty_like", "full_like", "rand_like", "randn_like",
+         "dropout", "sin", "cos", "tan", "asin", "acos", "atan", "arcsin", "arccos", "arctan",
+         "sinh", "cosh", "erf", "rsqrt"),
+        _UNARY),
+    **dict.fromkeys(("add", "sub", "mul", "div", "add_", "sub_", "mul_", "div_", "copy_"),
+                    ("input#", "other#")),
+    **dict.fromkeys(("maximum", "matmul", "equal", "expand_as", "view_as", "reshape_as",
+                     "type_as", "allclose", "isclose"), ("input", "other")),
+    "mm": ("input", "mat2"),
+    "addmm": ("input", "mat1", "mat2"),
+    "linear": ("input", "weight", "bias?"),
+    "cross_entropy_loss": ("input", "target", "weight?"),
+    "nll_loss_nd": ("input", "target", "weight?"),
+}
+
+class _Parameter(NamedTuple):
+    name: str
+    index: int  # in the call's positional arguments
+    number: bool  # a number is accepted too
+    optional: bool  # None is accepted too
+
+
+def _where(position: int | None) -> str:
+    return "" if position is None else f" (position {position})"
+
+
+def not_a_tensor(function: str, name: str, position: int | None, value: Any) -> TypeError:
+    """PyTorch's error for a value that is not a tensor where one must be."""
+    return TypeError(f"{function}(): argument '{name}'{_where(position)} must be Tensor, "
+                     f"not {type_name(value)}")
+
+
+def check_tensor_sequence(function: str, tensors: Any) -> None:
+    """``torch.cat`` and ``torch.stack`` take a tuple or list whose every element is a
+    tensor; PyTorch counts the elements from 0 and the arguments from 0 here."""
+    if not isinstance(tensors, (tuple, list)):
+        raise TypeError(f"{function}(): argument 'tensors' (position 1) must be tuple of "
+                        f"Tensors, not {type_name(tensors)}")
+    for i, tensor in enumerate(tensors):
+        if not isinstance(tensor, Tensor):
+            raise TypeError(f"expected Tensor as element {i} in argument 0, but got "
+                            f"{type_name(tensor)}")
+
+
+def _accepts(parameter: _Parameter, value: Any) -> bool:
+    if isinstance(value, Tensor):
+        return True
+    if parameter.optional and value is None:
+        return True
+    return parameter.number and isinstance(value, (Number, np.generic))
+
+
+def checked(operation: Callable[..., Any], name: str | None = None, *,
+            method: bool = False) -> Callable[..., Any]:
+    """``operation`` as the public function (or, with ``method``, Tensor method) ``name``,
+    checking its tensor parameters first; the operation itself when there is nothing to
+    check."""
+    name = name or operation.__name__
+    listed = TENSOR_PARAMETERS.get(name, ())[1 if method else 0:]
+    parameters = tuple(_Parameter(p.rstrip("#?"), i + method, p.endswith("#"), p.endswith("?"))
+                       for i, p in enumerate(listed))
+    if not parameters:
+        return operation
+
+    @functools.wraps(operation)
+    def with_checked_arguments(*args: Any, **kwargs: Any) -> Any:
+        for parameter in parameters:
+            if parameter.index < len(args):
+                value, position = args[parameter.index], parameter.index + 1 - method
+            elif parameter.name in kwargs:
+                value, position = kwargs[parameter.name], None
+            else:
+                continue  # not given: the operation says what is missing
+            if not _accepts(parameter, value):
+                raise not_a_tensor(name, parameter.name, position, value)
+        return operation(*args, **kwargs)
+
+    return with_checked_arguments
