@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import contextlib
 import heapq
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
@@ -400,8 +401,8 @@ def _accumulate(leaf: Tensor, grad: Any) -> None:
         pass
     elif type(grad) is Tensor:
         leaf._grad = _formula.copy(grad) if leaf._grad is None else leaf._grad + grad
-    elif leaf._grad is None:
-        leaf._grad = Tensor._wrap(np.array(grad, copy=True))
+    elif leaf._grad is None:  # the gradient itself if nothing else holds it, as PyTorch's
+        leaf._grad = Tensor._wrap(grad if _owned_by_engine(grad) else np.array(grad, copy=True))
     else:
         leaf._grad._data += grad
         leaf._grad._version_counter[0] += 1
@@ -409,6 +410,19 @@ def _accumulate(leaf: Tensor, grad: Any) -> None:
     if hooks and call_hooks(hooks.items(), leaf, _call_post_accumulate_grad_hook,
                             site="post-accumulate-grad hook", owner=leaf) is not leaf:
         raise RuntimeError("Tensor post accumulate grad hooks should return None.")
+
+
+def _owned_by_engine(grad: np.ndarray) -> bool:
+    """Whether the first gradient of a leaf can become its ``.grad`` without a copy.
+
+    PyTorch's AccumulateGrad "steals" a gradient that nothing else uses: a fresh, dense
+    array. So a node post-hook's ``grad_outputs[0]`` is the very tensor in ``.grad``, and an
+    in-place change by a post-accumulate-grad hook shows in both. A view (an expanded
+    gradient) or an array that also went elsewhere (``a + a`` sends one array twice) is
+    copied. The references counted: the engine's list, this call's argument and
+    ``getrefcount``'s own."""
+    return (grad.base is None and grad.flags.writeable and grad.flags.c_contiguous
+            and sys.getrefcount(grad) <= 4)
 
 
 def _call_post_accumulate_grad_hook(hook_id: int, hook: Callable, tensor: Tensor

@@ -274,3 +274,36 @@ def test_autograd_grad_leaves_a_custom_functions_gradients_for_other_inputs_in_i
         return torch.autograd.grad(b.sum(), [w]), events
 
     assert_same_outcome(scenario)
+
+
+def test_a_leaf_s_first_gradient_is_kept_without_a_copy_when_nothing_else_holds_it():
+    """PyTorch's AccumulateGrad makes a fresh gradient ``.grad`` itself, so the node's
+    post-hook sees what a post-accumulate-grad hook changed in place; a gradient that a
+    hook kept, or that went to two leaves, is copied, so the kept one stays as it was."""
+    def scenario(torch):
+        x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        node = x.view_as(x).grad_fn.next_functions[0][0]
+        seen = []
+        x.register_hook(lambda grad: grad - 2)
+        node.register_prehook(lambda grad_outputs: (grad_outputs[0] / 5,))
+
+        def add_half(leaf):
+            leaf.grad.add_(0.5)
+
+        x.register_post_accumulate_grad_hook(add_half)
+        node.register_hook(lambda grad_inputs, grad_outputs: seen.append(grad_outputs[0] * 1))
+        (x * 1).sum().backward()
+
+        kept = []
+        y = torch.tensor([1.0, 2.0], requires_grad=True)
+        y.register_hook(lambda grad: kept.append(grad))
+        (y * 3).sum().backward()
+        y.grad.add_(100)
+
+        a = torch.tensor([1.0], requires_grad=True)
+        b = torch.tensor([1.0], requires_grad=True)
+        (a * 2 + b * 2).sum().backward()
+        a.grad.add_(1)
+        return seen, x.grad, kept, y.grad, a.grad, b.grad
+
+    assert_same_outcome(scenario)
