@@ -2,6 +2,8 @@
 
 from . import functional, init, modules, utils
 from .modules import (
+    Conv1d,
+    Conv2d,
     CrossEntropyLoss,
     Dropout,
     Flatten,
@@ -22,7 +24,7 @@ from .modules import (
 )
 from .parameter import Parameter
 
-__all__ = ["CrossEntropyLoss", "Dropout", "Flatten", "Identity", "L1Loss", "Linear",
-           "LogSoftmax", "MSELoss", "Module", "ModuleDict", "ModuleList", "NLLLoss", "Parameter",
-           "ReLU", "Sequential", "Sigmoid", "Softmax", "Tanh", "functional", "init", "modules",
-           "utils"]
+__all__ = ["Conv1d", "Conv2d", "CrossEntropyLoss", "Dropout", "Flatten", "Identity", "L1Loss",
+           "Linear", "LogSoftmax", "MSELoss", "Module", "ModuleDict", "ModuleList", "NLLLoss",
+           "Parameter", "ReLU", "Sequential", "Sigmoid", "Softmax", "Tanh", "functional", "init",
+           "modules", "utils"]
