@@ -31,13 +31,13 @@ from ._record import record
 
 def windows(x: np.ndarray, kernel: Sequence[int], stride: Sequence[int],
             dilation: Sequence[int]) -> np.ndarray:
-    """Every window a kernel of size ``kernel`` sees in ``x`` ``(N, C, *spatial)``, as a
-    view ``(N, C, *positions, *kernel)``: the window moves by ``stride``, and its taps are
+    """Every window a kernel of size ``kernel`` sees in ``x`` ``(N, *spatial, C)``, as a
+    view ``(N, *positions, C, *kernel)``: the window moves by ``stride``, and its taps are
     ``dilation`` apart."""
+    nd = len(kernel)
     extent = [d * (k - 1) + 1 for k, d in zip(kernel, dilation)]
-    view = np.lib.stride_tricks.sliding_window_view(x, extent, axis=tuple(range(2, x.ndim)))
-    every = (slice(None), slice(None))
-    return view[every + tuple(slice(None, None, s) for s in stride)
+    view = np.lib.stride_tricks.sliding_window_view(x, extent, axis=tuple(range(1, 1 + nd)))
+    return view[(slice(None),) + tuple(slice(None, None, s) for s in stride) + (slice(None),)
                 + tuple(slice(None, None, d) for d in dilation)]
 
 
@@ -52,6 +52,32 @@ def pad_or_crop(x: np.ndarray, before: Sequence[int], after: Sequence[int]) -> n
     return x
 
 
+def im2col(x: np.ndarray, kernel: Sequence[int], stride: Sequence[int],
+           dilation: Sequence[int], groups: int) -> tuple[np.ndarray, tuple[int, ...]]:
+    """The im2col matrix of each group of channels, ``(groups, N * positions, taps *
+    channels per group)``: one row per window, and the positions of the windows.
+
+    The windows are read with the channels last (a view), so that the copy ``reshape``
+    makes here reads memory in runs of a row of taps by every channel: twice as fast as
+    reading one channel at a time.
+    """
+    n, channels = x.shape[:2]
+    nd = len(kernel)
+    view = windows(np.moveaxis(x, 1, -1), kernel, stride, dilation)  # (N, *pos, C, *kernel)
+    positions = view.shape[1:1 + nd]
+    view = view.reshape(n, *positions, groups, channels // groups, *kernel)
+    rows = view.transpose(1 + nd, 0, *range(1, 1 + nd), *range(3 + nd, 3 + 2 * nd), 2 + nd)
+    return rows.reshape(groups, n * math.prod(positions), -1), positions
+
+
+def _taps_then_channels(weight: np.ndarray, groups: int) -> np.ndarray:
+    """The weight as one matrix per group, ``(groups, O / groups, taps * channels)``, its
+    columns in the order of im2col's."""
+    out_channels, per_group, *kernel = weight.shape
+    per_group_weight = weight.reshape(groups, out_channels // groups, per_group, *kernel)
+    return np.moveaxis(per_group_weight, 2, -1).reshape(groups, out_channels // groups, -1)
+
+
 def correlate(x: np.ndarray, weight: np.ndarray, stride: Sequence[int],
               dilation: Sequence[int], groups: int) -> np.ndarray:
     """``out[n, o, p] = sum over c, k of x[n, c, p * stride + k * dilation] * weight[o, c, k]``
@@ -60,20 +86,41 @@ def correlate(x: np.ndarray, weight: np.ndarray, stride: Sequence[int],
     With ``groups``, the channels are split into that many groups, each with its own
     kernels: one batched matrix product, a matrix per group.
     """
-    n, channels = x.shape[:2]
-    out_channels, kernel = weight.shape[0], weight.shape[2:]
-    nd = len(kernel)
-    view = windows(x, kernel, stride, dilation)  # (N, C, *positions, *kernel)
-    positions = view.shape[2:2 + nd]
-    view = view.reshape(n, groups, channels // groups, *view.shape[2:])
-    # One row per (sample, position), one column per (channel, kernel tap): the copy
-    # ``reshape`` makes here is the im2col matrix.
-    rows = view.transpose(1, 0, *range(3, 3 + nd), 2, *range(3 + nd, 3 + 2 * nd))
-    rows = rows.reshape(groups, n * math.prod(positions), -1)
-    kernels = weight.reshape(groups, out_channels // groups, -1).transpose(0, 2, 1)
-    out = (rows @ kernels).reshape(groups, n, *positions, out_channels // groups)
+    n, out_channels, nd = x.shape[0], weight.shape[0], weight.ndim - 2
+    rows, positions = im2col(x, weight.shape[2:], stride, dilation, groups)
+    out = rows @ _taps_then_channels(weight, groups).transpose(0, 2, 1)
+    out = out.reshape(groups, n, *positions, out_channels // groups)
     out = out.transpose(1, 0, 2 + nd, *range(2, 2 + nd))  # (N, groups, O / groups, *positions)
     return np.ascontiguousarray(out).reshape(n, out_channels, *positions)
+
+
+def transposed_correlate(x: np.ndarray, weight: np.ndarray, stride: Sequence[int],
+                         dilation: Sequence[int], output_padding: Sequence[int],
+                         groups: int) -> np.ndarray:
+    """The transpose of :func:`correlate` (before its padding is cut): each element of ``x``
+    sends its product with the kernel back to the window it would have been computed from.
+
+    Written as im2col backwards ("col2im"): one matrix product per group gives every
+    window's contribution, then one addition per kernel tap puts them in place.
+    """
+    n, channels, *size = x.shape  # ``channels`` is the convolution's output channels
+    per_group, kernel = weight.shape[1], weight.shape[2:]
+    nd = len(kernel)
+    rows = x.reshape(n, groups, channels // groups, -1).transpose(1, 0, 3, 2)
+    rows = rows.reshape(groups, -1, channels // groups)  # (groups, N * positions, channels)
+    windows = (rows @ _taps_then_channels(weight, groups)).reshape(
+        groups, n, *size, *kernel, per_group)
+    full = [(length - 1) * s + d * (k - 1) + 1 + extra for length, s, d, k, extra
+            in zip(size, stride, dilation, kernel, output_padding)]
+    out = np.zeros((n, groups, per_group, *full), dtype=x.dtype)
+    every = (slice(None),) * (2 + nd)
+    for tap in np.ndindex(*kernel):
+        where = tuple(slice(t * d, t * d + (length - 1) * s + 1, s)
+                      for t, d, length, s in zip(tap, dilation, size, stride))
+        contribution = windows[every + tap]  # (groups, N, *size, per_group)
+        out[(slice(None),) * 3 + where] += contribution.transpose(
+            1, 0, 2 + nd, *range(2, 2 + nd))
+    return out.reshape(n, groups * per_group, *full)
 
 
 def convolve(input: np.ndarray, weight: np.ndarray, stride: Sequence[int],
@@ -84,21 +131,8 @@ def convolve(input: np.ndarray, weight: np.ndarray, stride: Sequence[int],
     made it: the gradient of the input)."""
     if not transposed:
         return correlate(pad_or_crop(input, padding, padding), weight, stride, dilation, groups)
-    # Spread the input out by ``stride`` (zeros between), pad it so that every kernel tap
-    # reaches every element, and correlate with the kernels flipped, inputs and outputs
-    # swapped within each group.
-    n, channels, *size = input.shape
-    spread = np.zeros((n, channels, *[(s - 1) * st + 1 for s, st in zip(size, stride)]),
-                      dtype=input.dtype)
-    spread[(slice(None), slice(None)) + tuple(slice(None, None, s) for s in stride)] = input
-    reach = [d * (k - 1) for k, d in zip(weight.shape[2:], dilation)]
-    spread = pad_or_crop(spread, [r - p for r, p in zip(reach, padding)],
-                         [r - p + o for r, p, o in zip(reach, padding, output_padding)])
-    in_per_group, kernel = weight.shape[1], weight.shape[2:]
-    flipped = weight.reshape(groups, channels // groups, in_per_group, *kernel).swapaxes(1, 2)
-    flipped = flipped.reshape(groups * in_per_group, channels // groups, *kernel)
-    flipped = flipped[(Ellipsis,) + (slice(None, None, -1),) * len(kernel)]
-    return correlate(spread, flipped, [1] * len(kernel), dilation, groups)
+    out = transposed_correlate(input, weight, stride, dilation, output_padding, groups)
+    return np.ascontiguousarray(pad_or_crop(out, [-p for p in padding], [-p for p in padding]))
 
 
 def weight_grad(input: object, grad: object, weight_shape: Sequence[int],
@@ -107,7 +141,11 @@ def weight_grad(input: object, grad: object, weight_shape: Sequence[int],
     """The gradient of a convolution's weight: ``sum over n, p of input[n, c, p * stride +
     k * dilation] * grad[n, o, p]``. It is itself a convolution: of the input, its channels
     taken as the batch, with the gradient as the kernel (stride and dilation swap roles),
-    cut to the kernel's size. Arrays or Tensors, as every backward formula."""
+    cut to the kernel's size. Arrays or Tensors, as every backward formula; on arrays the
+    faster road: the input's im2col matrix times the gradient."""
+    if type(input) is not Tensor and type(grad) is not Tensor:
+        return _weight_grad_of_arrays(input, grad, weight_shape, stride, padding, dilation,
+                                      groups)
     n, channels, *size = F.array(input).shape
     per_group = channels // groups
     # input[n, g * per_group + c] becomes batch c, channel g * N + n
@@ -118,6 +156,20 @@ def weight_grad(input: object, grad: object, weight_shape: Sequence[int],
     out = F.convolution(batch, kernels, dilation, padding, stride, False, [0] * len(size), groups)
     out = out[(slice(None), slice(None)) + tuple(slice(0, k) for k in weight_shape[2:])]
     return F.swapaxes(out, 0, 1)
+
+
+def _weight_grad_of_arrays(input: np.ndarray, grad: np.ndarray, weight_shape: Sequence[int],
+                           stride: Sequence[int], padding: Sequence[int],
+                           dilation: Sequence[int], groups: int) -> np.ndarray:
+    """:func:`weight_grad` as one matrix product per group: the gradient of each output
+    channel at every position, times the window that produced it."""
+    out_channels, per_group, *kernel = weight_shape
+    rows, _ = im2col(pad_or_crop(input, padding, padding), kernel, stride, dilation, groups)
+    n = grad.shape[0]
+    grads = grad.reshape(n, groups, out_channels // groups, -1).transpose(1, 2, 0, 3)
+    taps = grads.reshape(groups, out_channels // groups, -1) @ rows
+    taps = taps.reshape(groups, out_channels // groups, *kernel, per_group)
+    return np.moveaxis(taps, -1, 2).reshape(weight_shape)
 
 
 class ConvolutionBackward0(Node):
