@@ -176,6 +176,23 @@ OPS: list[tuple[str, Op, tuple[np.ndarray, ...]]] = [
      (signed(S34),)),
     ("nll_loss none", lambda torch, x: torch.nn.functional.nll_loss(
         x * x, torch.tensor([0, 3, 1]), reduction="none"), (signed(S34),)),
+    ("conv2d", lambda torch, x, w, b: torch.nn.functional.conv2d(
+        x, w, b, stride=(2, 1), padding=1, dilation=(1, 2), groups=2) ** 2,
+     (signed((2, 4, 5, 6)), signed((4, 2, 2, 3), 1), signed((4,), 2))),
+    ("conv2d same, unbatched", lambda torch, x, w: torch.nn.functional.conv2d(
+        x * x, w, padding="same"), (signed((2, 4, 5)), signed((3, 2, 3, 2), 1))),
+    ("conv1d", lambda torch, x, w: torch.nn.functional.conv1d(x, w, stride=2) ** 2,
+     (signed((2, 3, 7)), signed((2, 3, 3), 1))),
+    ("pad constant", lambda torch, x: torch.nn.functional.pad(x, (1, -1, 2, 0)) ** 3,
+     (signed(S34),)),
+    ("pad reflect 1d", lambda torch, x: torch.nn.functional.pad(x, (2, 1), mode="reflect") ** 3,
+     (signed(S34),)),
+    ("pad reflect 2d", lambda torch, x: torch.nn.functional.pad(
+        x, (1, 2, 1, 0), mode="reflect") ** 3, (signed((1, 3, 4)),)),
+    ("pad replicate 1d", lambda torch, x: torch.nn.functional.pad(
+        x, (2, 1), mode="replicate") ** 3, (signed(S34),)),
+    ("pad replicate 2d", lambda torch, x: torch.nn.functional.pad(
+        x, (0, 2, 1, 1), mode="replicate") ** 3, (signed((1, 3, 4)),)),
 ]
 
 # Node classes the table need not reach, and why.
