@@ -2,6 +2,8 @@
 
 from . import functional, init, modules, utils
 from .modules import (
+    AdaptiveAvgPool2d,
+    AvgPool2d,
     Conv1d,
     Conv2d,
     CrossEntropyLoss,
@@ -11,6 +13,7 @@ from .modules import (
     L1Loss,
     Linear,
     LogSoftmax,
+    MaxPool2d,
     Module,
     ModuleDict,
     ModuleList,
@@ -21,10 +24,11 @@ from .modules import (
     Sigmoid,
     Softmax,
     Tanh,
+    Upsample,
 )
 from .parameter import Parameter
 
-__all__ = ["Conv1d", "Conv2d", "CrossEntropyLoss", "Dropout", "Flatten", "Identity", "L1Loss",
-           "Linear", "LogSoftmax", "MSELoss", "Module", "ModuleDict", "ModuleList", "NLLLoss",
-           "Parameter", "ReLU", "Sequential", "Sigmoid", "Softmax", "Tanh", "functional", "init",
-           "modules", "utils"]
+__all__ = ["AdaptiveAvgPool2d", "AvgPool2d", "Conv1d", "Conv2d", "CrossEntropyLoss", "Dropout",
+           "Flatten", "Identity", "L1Loss", "Linear", "LogSoftmax", "MSELoss", "MaxPool2d",
+           "Module", "ModuleDict", "ModuleList", "NLLLoss", "Parameter", "ReLU", "Sequential",
+           "Sigmoid", "Softmax", "Tanh", "Upsample", "functional", "init", "modules", "utils"]

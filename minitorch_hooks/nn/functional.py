@@ -9,6 +9,7 @@ See https://pytorch.org/docs/stable/nn.functional.html
 
 from __future__ import annotations
 
+import math
 import warnings
 from collections.abc import Sequence
 from typing import Any
@@ -20,14 +21,17 @@ from .._creation import zeros
 from .._ops import conv as _conv
 from .._ops import loss as _loss
 from .._ops import padding as _padding
+from .._ops import pooling as _pooling
 from .._ops.linalg import addmm, matmul
 from .._ops.pointwise import _broadcast_check, abs, add, sigmoid, sub, tanh
 from .._ops.reduction import mean, sum
 from .._ops.shape import expand, reshape, squeeze, t, unsqueeze, view
 from .._tensor import Tensor
 
-__all__ = ["conv1d", "conv2d", "cross_entropy", "dropout", "l1_loss", "linear", "log_softmax",
-           "mse_loss", "nll_loss", "pad", "relu", "sigmoid", "softmax", "tanh"]
+__all__ = ["adaptive_avg_pool2d", "avg_pool2d", "conv1d", "conv2d", "cross_entropy", "dropout",
+           "interpolate", "l1_loss", "linear", "log_softmax", "max_pool2d",
+           "max_pool2d_with_indices", "mse_loss", "nll_loss", "pad", "relu", "sigmoid",
+           "softmax", "tanh"]
 
 
 def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
@@ -360,3 +364,184 @@ def pad(input: Tensor, pad: Sequence[int], mode: str = "constant",
         raise NotImplementedError(f"minitorch_hooks does not implement {mode} padding of "
                                   f"{nd} dimensions")
     return _padding.gather_pad(input, pad, mode)
+
+
+# -- pooling and resizing -----------------------------------------------------------------
+
+def _pair_param(value: Any, name: str, function: str) -> tuple[int, int]:
+    values = (value, value) if isinstance(value, int) else tuple(value)
+    if len(values) not in (1, 2):
+        raise RuntimeError(f"{function}: {name} must either be a single int, or a tuple of "
+                           "two ints")
+    return values * 2 if len(values) == 1 else values
+
+
+def _pool_args(input: Tensor, kernel_size: Any, stride: Any, padding: Any, dilation: Any,
+               function: str) -> tuple:
+    """The checks ``max_pool2d`` and ``avg_pool2d`` share; ``stride`` defaults to the
+    kernel. Returns the input as a batch, and whether it was one."""
+    kernel = _pair_param(kernel_size, "kernel_size", function)
+    stride_given = () if stride is None or stride == [] else _pair_param(stride, "stride",
+                                                                          function)
+    stride = stride_given or kernel
+    padding = _pair_param(padding, "pad", function)
+    dilation = _pair_param(dilation, "dilation", function)
+    if 0 in kernel or 0 in stride:
+        raise RuntimeError("stride should not be zero" if 0 in stride else
+                           "kernel size should be greater than zero")
+    if min(dilation) <= 0:
+        raise RuntimeError("dilation should be greater than zero, but got dilationH: "
+                           f"{dilation[0]} dilationW: {dilation[1]}")
+    if input.dim() < 3 and function == "avg_pool2d":  # it reads the size of dimension -3
+        raise IndexError("Dimension out of range (expected to be in range of "
+                         f"[{-input.dim()}, {input.dim() - 1}], but got -3)")
+    if input.dim() not in (3, 4) and function == "max_pool2d":
+        raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
+    if input.dim() not in (3, 4) or 0 in input.shape[-3:]:
+        raise RuntimeError("Expected 3D or 4D (batch mode) tensor with optional 0 dim batch "
+                           f"size for input, but got:{list(input.shape)}")
+    for k, p, d in zip(kernel, padding, dilation):
+        if p > (d * (k - 1) + 1) // 2:
+            raise RuntimeError("pad should be at most half of effective kernel size, but got "
+                               f"pad={p}, kernel_size={k} and dilation={d}")
+    return kernel, stride, padding, dilation, stride_given
+
+
+def _check_pooled(input: Tensor, out: list[int]) -> None:
+    if min(out) < 1:
+        sizes = "x".join(map(str, input.shape[-3:]))
+        raise RuntimeError(f"Given input size: ({sizes}). Calculated output size: "
+                           f"({input.shape[-3]}x{out[0]}x{out[1]}). Output size is too small")
+
+
+def max_pool2d_with_indices(input: Tensor, kernel_size: Any, stride: Any = None,
+                            padding: Any = 0, dilation: Any = 1, ceil_mode: bool = False,
+                            return_indices: bool = True) -> tuple[Tensor, Tensor]:
+    """The maximum of each window and its flat position in the input's plane: the
+    positions are what ``nn.MaxUnpool2d`` and hook code that traces a maximum need.
+    See https://docs.pytorch.org/docs/2.13/generated/torch.nn.functional.max_pool2d.html
+    """
+    kernel, stride, padding, dilation, stride_given = _pool_args(
+        input, kernel_size, stride, padding, dilation, "max_pool2d")
+    _check_pooled(input, [_pooling.pooled_size(*a, ceil_mode) for a in zip(
+        input.shape[-2:], kernel, stride, padding, dilation)])
+    return _pooling.max_pool2d_with_indices(input, kernel, stride, padding, dilation,
+                                            ceil_mode, stride_given)
+
+
+def max_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0,
+               dilation: Any = 1, ceil_mode: bool = False,
+               return_indices: bool = False) -> Any:
+    """The maximum of each ``kernel_size`` window (padding counts as minus infinity);
+    ``return_indices`` also returns where each maximum is.
+    See https://docs.pytorch.org/docs/2.13/generated/torch.nn.functional.max_pool2d.html
+    """
+    out, indices = max_pool2d_with_indices(input, kernel_size, stride, padding, dilation,
+                                           ceil_mode)
+    return (out, indices) if return_indices else out
+
+
+def avg_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0,
+               ceil_mode: bool = False, count_include_pad: bool = True,
+               divisor_override: int | None = None) -> Tensor:
+    """The mean of each window; ``count_include_pad`` divides by the window's size
+    including the zero padding it covers, else by the input elements it covers.
+    See https://docs.pytorch.org/docs/2.13/generated/torch.nn.functional.avg_pool2d.html
+    """
+    kernel, stride, padding, _, stride_given = _pool_args(input, kernel_size, stride,
+                                                          padding, 1, "avg_pool2d")
+    if divisor_override is not None and divisor_override == 0:
+        raise RuntimeError("divisor must be not zero")
+    _check_pooled(input, [_pooling.pooled_size(*a, 1, ceil_mode) for a in zip(
+        input.shape[-2:], kernel, stride, padding)])
+    return _pooling.avg_pool2d(input, kernel, stride, padding, ceil_mode, count_include_pad,
+                               divisor_override, stride_given)
+
+
+def adaptive_avg_pool2d(input: Tensor, output_size: Any) -> Tensor:
+    """Average pooling with windows chosen to give ``output_size`` (``None`` keeps that
+    dimension): the layer that lets a CNN take images of any size.
+    See https://docs.pytorch.org/docs/2.13/generated/torch.nn.functional.adaptive_avg_pool2d.html
+    """
+    if input.dim() not in (3, 4):
+        raise RuntimeError("adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got "
+                           f"{list(input.shape)}")
+    sizes = (output_size, output_size) if isinstance(output_size, int) else tuple(output_size)
+    if len(sizes) != 2:
+        raise RuntimeError("adaptive_avg_pool2d: output_size must be 2")
+    out = [input.shape[-2 + i] if s is None else s for i, s in enumerate(sizes)]
+    if min(out) < 0:
+        raise RuntimeError("adaptive_avg_pool2d: elements of output_size must be greater "
+                           f"than or equal to 0 but received {{{out[0]}, {out[1]}}}")
+    if out == [1, 1]:  # PyTorch takes the mean then: ``MeanBackward1``
+        return mean(input, (-1, -2), keepdim=True)
+    rows, cols = (_pooling.adaptive_average_matrix(size, o)
+                  for size, o in zip(input.shape[-2:], out))
+    return _pooling.separable(input, rows, cols, _pooling.AdaptiveAvgPool2DBackward0)
+
+
+_INTERPOLATE_MODES = ("nearest | linear | bilinear | bicubic | trilinear | lanczos | area | "
+                      "nearest-exact")
+
+
+def interpolate(input: Tensor, size: Any = None, scale_factor: Any = None,
+                mode: str = "nearest", align_corners: bool | None = None,
+                recompute_scale_factor: bool | None = None,
+                antialias: bool = False) -> Tensor:
+    """Resize the spatial dimensions of ``(N, C, H, W)`` images to ``size``, or by
+    ``scale_factor``, copying the nearest pixel (``'nearest'``) or mixing the four around
+    (``'bilinear'``). Other modes, 1-D and 3-D inputs are not implemented.
+    See https://docs.pytorch.org/docs/2.13/generated/torch.nn.functional.interpolate.html
+    """
+    spatial = list(input.shape[2:])
+    if size is not None and scale_factor is not None:
+        raise ValueError("only one of size or scale_factor should be defined")
+    if size is None and scale_factor is None:
+        raise ValueError("either size or scale_factor should be defined")
+    if size is not None:
+        out = [size] * len(spatial) if isinstance(size, int) else list(size)
+        if len(out) != len(spatial):
+            raise ValueError("Input and output must have the same number of spatial "
+                             f"dimensions, but got input with spatial dimensions of {spatial} "
+                             f"and output size of {size}. Please provide input tensor in "
+                             "(N, C, d1, d2, ...,dK) format and output size in (o1, o2, "
+                             "...,oK) format.")
+        scales = [None] * len(spatial)
+    else:
+        scales = ([float(scale_factor)] * len(spatial) if isinstance(scale_factor, (int, float))
+                  else [float(s) for s in scale_factor])
+        if len(scales) != len(spatial):
+            raise ValueError("Input and scale_factor must have the same number of spatial "
+                             f"dimensions, but got input with spatial dimensions of {spatial} "
+                             f"and scale_factor of shape {scale_factor}. Please provide input "
+                             "tensor in (N, C, d1, d2, ...,dK) format and scale_factor in "
+                             "(s1, s2, ...,sK) format.")
+        out = [math.floor(length * s) for length, s in zip(spatial, scales)]
+        if recompute_scale_factor:
+            scales = [None] * len(spatial)
+    if mode == "nearest" and align_corners is not None:
+        raise ValueError("align_corners option can only be set with the interpolating "
+                         "modes: linear | bilinear | bicubic | trilinear")
+    if mode not in ("nearest", "bilinear", "linear", "bicubic", "trilinear", "area",
+                    "nearest-exact") or input.dim() not in (3, 4, 5):
+        raise NotImplementedError(f"Input Error: Only 3D, 4D and 5D input Tensors supported "
+                                  f"(got {input.dim()}D) for the modes: {_INTERPOLATE_MODES} "
+                                  f"(got {mode})")
+    if mode == "bilinear" and input.dim() != 4:
+        raise NotImplementedError(f"Got {input.dim()}D input, but bilinear mode needs 4D input")
+    if mode not in ("nearest", "bilinear") or input.dim() != 4 or antialias:
+        raise NotImplementedError(f"minitorch_hooks implements interpolate for 4D inputs and "
+                                  f"the modes 'nearest' and 'bilinear' only (got {mode}, "
+                                  f"{input.dim()}D)")
+    attributes = {"output_size": tuple(out), "scales_h": scales[0], "scales_w": scales[1],
+                  "self_sym_sizes": tuple(input.shape)}
+    if mode == "nearest":
+        rows, cols = (_pooling.nearest_matrix(length, o, s)
+                      for length, o, s in zip(spatial, out, scales))
+        return _pooling.separable(input, rows, cols, _pooling.UpsampleNearest2DBackward0,
+                                  **attributes)
+    align = bool(align_corners)
+    rows, cols = (_pooling.bilinear_matrix(length, o, align, s)
+                  for length, o, s in zip(spatial, out, scales))
+    return _pooling.separable(input, rows, cols, _pooling.UpsampleBilinear2DBackward0,
+                              align_corners=align, **attributes)

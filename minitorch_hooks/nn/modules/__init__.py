@@ -10,7 +10,10 @@ from .flatten import Flatten
 from .linear import Identity, Linear
 from .loss import CrossEntropyLoss, L1Loss, MSELoss, NLLLoss
 from .module import Module
+from .pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
+from .upsampling import Upsample
 
-__all__ = ["Conv1d", "Conv2d", "CrossEntropyLoss", "Dropout", "Flatten", "Identity", "L1Loss",
-           "Linear", "LogSoftmax", "MSELoss", "Module", "ModuleDict", "ModuleList", "NLLLoss",
-           "ReLU", "Sequential", "Sigmoid", "Softmax", "Tanh"]
+__all__ = ["AdaptiveAvgPool2d", "AvgPool2d", "Conv1d", "Conv2d", "CrossEntropyLoss", "Dropout",
+           "Flatten", "Identity", "L1Loss", "Linear", "LogSoftmax", "MSELoss", "MaxPool2d",
+           "Module", "ModuleDict", "ModuleList", "NLLLoss", "ReLU", "Sequential", "Sigmoid",
+           "Softmax", "Tanh", "Upsample"]
