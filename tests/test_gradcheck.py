@@ -313,6 +313,26 @@ def test_pad(mode, data):
     check(lambda t: mt.nn.functional.pad(t, amounts, mode=mode), x)
 
 
+POOLS = {
+    "max_pool2d": lambda x: mt.nn.functional.max_pool2d(x, 2, 1, padding=1, ceil_mode=True),
+    "avg_pool2d": lambda x: mt.nn.functional.avg_pool2d(x, 3, 2, padding=1, ceil_mode=True,
+                                                        count_include_pad=False),
+    "adaptive_avg_pool2d": lambda x: mt.nn.functional.adaptive_avg_pool2d(x, (2, 3)),
+    "interpolate nearest": lambda x: mt.nn.functional.interpolate(x, scale_factor=1.7),
+    "interpolate bilinear": lambda x: mt.nn.functional.interpolate(x, size=(5, 2),
+                                                                   mode="bilinear"),
+}
+
+
+@pytest.mark.parametrize("name", POOLS)
+@CHECKS
+@given(data=st.data())
+def test_pooling_and_resizing(name, data):
+    # distinct values 0.1 apart: no near ties for the maximum
+    x = data.draw(arrays((1, 2, 4, 5), GRID, unique=True))
+    check(POOLS[name], x)
+
+
 def test_a_float32_round_trip_passes_with_float32_tolerances():
     check(lambda x: x.float() * 2, np.linspace(-1, 1, 5), eps=1e-3, atol=1e-3)
 

@@ -193,6 +193,18 @@ OPS: list[tuple[str, Op, tuple[np.ndarray, ...]]] = [
         x, (2, 1), mode="replicate") ** 3, (signed(S34),)),
     ("pad replicate 2d", lambda torch, x: torch.nn.functional.pad(
         x, (0, 2, 1, 1), mode="replicate") ** 3, (signed((1, 3, 4)),)),
+    ("max_pool2d", lambda torch, x: torch.nn.functional.max_pool2d(
+        x, 2, 1, padding=1, ceil_mode=True) ** 3, (signed((1, 2, 4, 5)),)),
+    ("avg_pool2d", lambda torch, x: torch.nn.functional.avg_pool2d(
+        x * x, 3, 2, padding=1, count_include_pad=False), (signed((1, 2, 5, 6)),)),
+    ("adaptive_avg_pool2d", lambda torch, x: torch.nn.functional.adaptive_avg_pool2d(
+        x, (2, 3)) ** 3, (signed((1, 2, 5, 4)),)),
+    ("interpolate nearest", lambda torch, x: torch.nn.functional.interpolate(
+        x, scale_factor=1.5) ** 3, (signed((1, 2, 3, 4)),)),
+    ("interpolate bilinear", lambda torch, x: torch.nn.functional.interpolate(
+        x * x, size=(5, 3), mode="bilinear"), (signed((1, 2, 3, 4)),)),
+    ("interpolate bilinear align_corners", lambda torch, x: torch.nn.functional.interpolate(
+        x, size=(4, 6), mode="bilinear", align_corners=True) ** 3, (signed((1, 2, 3, 4)),)),
 ]
 
 # Node classes the table need not reach, and why.
