@@ -336,3 +336,32 @@ def test_forward_hooks_capture_every_feature_map_by_name():
         return maps
 
     assert_same_outcome(scenario, rtol=1e-5, atol=1e-6)
+
+
+def test_changing_a_saved_input_in_place_is_caught_at_backward():
+    def scenario(torch):
+        x = leaf(torch, values((1, 2, 5, 5), seed=10))
+        w = leaf(torch, values((3, 2, 3, 3), seed=11))
+        h = x * 1
+        out = torch.nn.functional.conv2d(h, w)
+        h.add_(1)
+        out.sum().backward()
+
+    assert_same_outcome(scenario)
+
+
+def test_saved_tensor_hooks_see_the_input_then_the_weight():
+    def scenario(torch):
+        packed = []
+
+        def pack(tensor):
+            packed.append((tuple(tensor.shape), tensor.requires_grad))
+            return tensor
+
+        x = leaf(torch, values((1, 2, 5, 5), seed=10))
+        with torch.autograd.graph.saved_tensors_hooks(pack, lambda tensor: tensor):
+            out = torch.nn.Conv2d(2, 3, 3)(x)
+        out.sum().backward()
+        return packed, x.grad.shape
+
+    assert_same_outcome(scenario)
