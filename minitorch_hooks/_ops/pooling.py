@@ -197,8 +197,11 @@ def adaptive_average_matrix(size: int, out: int) -> np.ndarray:
 def nearest_matrix(size: int, out: int, scale: float | None) -> np.ndarray:
     """Output ``i`` copies input ``floor(i * scale)``, where ``scale`` is ``1 /
     scale_factor`` when one was given, else ``size / out`` (PyTorch's legacy 'nearest')."""
-    ratio = 1 / scale if scale else size / out
-    source = np.minimum(np.floor(np.arange(out) * np.float32(ratio)).astype(np.int64), size - 1)
+    if out == size:  # PyTorch copies an axis whose size is unchanged, whatever the scale
+        return np.eye(size)
+    ratio = np.float32(1 / scale if scale else size / out)
+    source = np.floor(np.arange(out, dtype=np.float32) * ratio).astype(np.int64)
+    source = np.minimum(source, size - 1)
     matrix = np.zeros((out, size))
     matrix[np.arange(out), source] = 1
     return matrix
@@ -209,6 +212,8 @@ def bilinear_matrix(size: int, out: int, align_corners: bool, scale: float | Non
     """Output ``i`` mixes the two inputs around its source position: with
     ``align_corners`` the corners' centres line up (``i * (size - 1) / (out - 1)``),
     without it the corners' edges do (``(i + 0.5) * scale - 0.5``, at least 0)."""
+    if out == size:  # PyTorch copies an axis whose size is unchanged, whatever the scale
+        return np.eye(size)
     i = np.arange(out, dtype=np.float32)
     if align_corners:
         source = i * np.float32((size - 1) / (out - 1) if out > 1 else 0)

@@ -404,6 +404,12 @@ def _pool_args(input: Tensor, kernel_size: Any, stride: Any, padding: Any, dilat
         if p > (d * (k - 1) + 1) // 2:
             raise RuntimeError("pad should be at most half of effective kernel size, but got "
                                f"pad={p}, kernel_size={k} and dilation={d}")
+    if function == "max_pool2d" and any(p > k // 2 for k, p in zip(kernel, padding)):
+        # A second check, on the kernel without its dilation: so that no window is all
+        # padding (its maximum would be minus infinity, at no position).
+        raise RuntimeError("pad should be smaller than or equal to half of kernel size, but "
+                           f"got padW = {padding[1]}, padH = {padding[0]}, kW = {kernel[1]}, "
+                           f"kH = {kernel[0]}")
     return kernel, stride, padding, dilation, stride_given
 
 
@@ -533,6 +539,10 @@ def interpolate(input: Tensor, size: Any = None, scale_factor: Any = None,
         raise NotImplementedError(f"minitorch_hooks implements interpolate for 4D inputs and "
                                   f"the modes 'nearest' and 'bilinear' only (got {mode}, "
                                   f"{input.dim()}D)")
+    if min(spatial) < 1 or min(out) < 1:
+        raise RuntimeError("Input and output sizes should be greater than 0, but got input "
+                           f"(H: {spatial[0]}, W: {spatial[1]}) output (H: {out[0]}, W: "
+                           f"{out[1]})")
     attributes = {"output_size": tuple(out), "scales_h": scales[0], "scales_w": scales[1],
                   "self_sym_sizes": tuple(input.shape)}
     if mode == "nearest":

@@ -100,6 +100,9 @@ INTERPOLATE = {
     "bilinear down align corners": ((2, 1, 7, 6), {"size": (3, 1), "mode": "bilinear",
                                                    "align_corners": True}),
     "bilinear scale tuple": ((1, 1, 4, 4), {"scale_factor": (1.5, 0.5), "mode": "bilinear"}),
+    "nearest, an axis keeps its size": ((1, 1, 3, 4), {"scale_factor": (1.3, 0.5)}),
+    "bilinear, an axis keeps its size": ((1, 2, 2, 2), {"scale_factor": (1.3, 2.5),
+                                                        "mode": "bilinear"}),
 }
 
 
@@ -137,6 +140,8 @@ ERRORS = {
     "max dilation 0": ("max_pool2d", (2, 3, 8, 8), (2,), {"dilation": 0}),
     "max kernel too big": ("max_pool2d", (2, 3, 8, 8), (9,), {}),
     "max empty plane": ("max_pool2d", (2, 3, 0, 8), (2,), {}),
+    "max pad over half the undilated kernel": ("max_pool2d", (2, 3, 8, 8), ((4, 3),),
+                                               {"padding": 2, "dilation": 2}),
     "max no channels": ("max_pool2d", (2, 0, 8, 8), (2,), {}),
     "max 5d input": ("max_pool2d", (1, 1, 1, 8, 8), (2,), {}),
     "avg 1d input": ("avg_pool2d", (8,), (2,), {}),
@@ -158,6 +163,7 @@ ERRORS = {
                                                                "align_corners": True}),
     "unknown mode": ("interpolate", (2, 3, 8, 8), (), {"size": 3, "mode": "foo"}),
     "bilinear 3d": ("interpolate", (3, 8, 8), (), {"size": 3, "mode": "bilinear"}),
+    "interpolate to nothing": ("interpolate", (1, 1, 1, 4), (), {"scale_factor": (0.5, 1.5)}),
 }
 
 
