@@ -113,7 +113,8 @@ def gather_pad(input: Tensor, pad: Sequence[int], mode: str) -> Tensor:
     spatial = x.shape[-nd:]
     pairs = [(pad[2 * (nd - 1 - i)], pad[2 * (nd - 1 - i) + 1]) for i in range(nd)]
     if mode == "reflect":
-        for dim, ((before, after), size) in enumerate(zip(pairs, spatial)):
+        # PyTorch checks the last dimension first (the first pair of ``pad``).
+        for dim, ((before, after), size) in reversed(list(enumerate(zip(pairs, spatial)))):
             if before >= size or after >= size:
                 raise RuntimeError(
                     f"Argument #{4 + 2 * (nd - 1 - dim)}: Padding size should be less than "

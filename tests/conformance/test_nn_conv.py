@@ -132,6 +132,7 @@ PAD_ERRORS = {
     "unknown mode": ((1, 2, 3), (1, 1), {"mode": "foo"}),
     "value with reflect": ((1, 2, 3), (1, 1), {"mode": "reflect", "value": 2.0}),
     "reflect wider than the input": ((1, 2, 3), (3, 0), {"mode": "reflect"}),
+    "reflect too wide in both": ((2, 2, 2), (2, 3, 4, 4), {"mode": "reflect"}),
     "reflect of the wrong rank": ((1, 2, 3, 4), (1, 1), {"mode": "reflect"}),
 }
 
