@@ -120,6 +120,7 @@ class AvgPool2DBackward0(Node):
                         "divisor_override")
 
     def backward(self, grad):
+        self.saved_arrays()  # unused, but checked: PyTorch's node saves the input
         scaled = grad.reshape(math.prod(self.shape[:-2]), -1) / F.like(self.divisors, grad)
         return _scatter_to_planes(self.shape, self.positions, scaled[:, self.windows])
 
@@ -161,6 +162,10 @@ class _SeparableBackward(Node):
 class AdaptiveAvgPool2DBackward0(_SeparableBackward):
     __slots__ = ()
     saved_names = ("self",)
+
+    def backward(self, grad):
+        self.saved_arrays()  # unused, but checked: PyTorch's node saves the input
+        return super().backward(grad)
 
 
 class UpsampleNearest2DBackward0(_SeparableBackward):

@@ -217,3 +217,24 @@ def test_a_cnn_with_pooling_under_full_backward_hooks():
         return grads, x.grad
 
     assert_same_outcome(scenario, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("pool", [
+    pytest.param(lambda functional, a: functional.max_pool2d(a, 2), id="max_pool2d"),
+    pytest.param(lambda functional, a: functional.avg_pool2d(a, 2), id="avg_pool2d"),
+    pytest.param(lambda functional, a: functional.adaptive_avg_pool2d(a, 3),
+                 id="adaptive_avg_pool2d"),
+    pytest.param(lambda functional, a: functional.interpolate(a, scale_factor=2),
+                 id="interpolate (saves nothing)"),
+])
+def test_changing_the_input_in_place_after_pooling(pool):
+    """The nodes that save their input find out at backward, as PyTorch's do."""
+    def scenario(torch):
+        x = leaf(torch, values((1, 2, 4, 4), seed=12))
+        a = x * 1
+        out = pool(torch.nn.functional, a)
+        a.add_(1)
+        (out * upstream(torch, out)).sum().backward()
+        return x.grad
+
+    assert_same_outcome(scenario)
