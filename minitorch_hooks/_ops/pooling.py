@@ -97,7 +97,7 @@ def max_pool2d_with_indices(input: Tensor, kernel: Sequence[int], stride: Sequen
                                                           dilation)]
     taps = plane_taps(size, out, kernel, stride, padding, dilation)
     values = _planes(x)[:, np.maximum(taps, 0)]  # (planes, windows, taps)
-    values[:, taps < 0] = -np.inf
+    values[:, taps < 0] = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
     best = values.argmax(axis=-1)
     result = np.take_along_axis(values, best[..., None], -1).reshape(*x.shape[:-2], *out)
     indices = taps[np.arange(len(taps)), best].reshape(result.shape)
@@ -139,8 +139,11 @@ def avg_pool2d(input: Tensor, kernel: Sequence[int], stride: Sequence[int],
     divisors = (np.full(len(taps), divisor_override) if divisor_override
                 else counted.sum(axis=1)).astype(x.dtype)
     values = np.where(taps >= 0, _planes(x)[:, np.maximum(taps, 0)], 0).sum(axis=-1)
+    means = values / divisors
+    if x.dtype.kind != "f":  # integers divide as in C: the fraction is cut off
+        means = np.trunc(means).astype(x.dtype)
     windows, tap = np.nonzero(taps >= 0)
-    return record((values / divisors).reshape(*x.shape[:-2], *out), AvgPool2DBackward0,
+    return record(means.reshape(*x.shape[:-2], *out), AvgPool2DBackward0,
                   (input,), saved=(input,), kernel_size=tuple(kernel), stride=stride_given,
                   padding=tuple(padding), ceil_mode=ceil_mode,
                   count_include_pad=count_include_pad, divisor_override=divisor_override,
@@ -183,6 +186,9 @@ def separable(input: Tensor, rows: np.ndarray, cols: np.ndarray, node_type: type
               **attributes: object) -> Tensor:
     """``rows @ x @ cols.T`` on every plane of ``input``, recorded as ``node_type``."""
     x = input._data
+    if x.dtype.kind != "f":  # a uint8 image resized to its nearest pixels: exact
+        rows, cols = rows.astype(np.float32), cols.astype(np.float32)
+        return Tensor._wrap((rows @ x @ cols.T).astype(x.dtype))
     rows, cols = rows.astype(x.dtype), cols.astype(x.dtype)
     saved = (input,) if "self" in node_type.saved_names else ()
     return record(np.ascontiguousarray(rows @ x @ cols.T), node_type, (input,), saved=saved,

@@ -250,6 +250,8 @@ def _convnd(input: Tensor, weight: Tensor, bias: Tensor | None, stride: Any, pad
     else:
         padding = _expand_param(padding, "padding", kernel_dims)
     _check_conv(input, weight, bias, stride, padding, dilation, groups)
+    if input.dtype is _dtype.bool:
+        raise NotImplementedError('"slow_conv2d_cpu" not implemented for \'Bool\'')
     out = _conv.convolution(input, weight, bias, stride, padding, dilation, False,
                             [0] * kernel_dims, groups)
     return out if batched else squeeze(out, 0)
@@ -380,6 +382,8 @@ def _pool_args(input: Tensor, kernel_size: Any, stride: Any, padding: Any, dilat
                function: str) -> tuple:
     """The checks ``max_pool2d`` and ``avg_pool2d`` share; ``stride`` defaults to the
     kernel. Returns the input as a batch, and whether it was one."""
+    if input.dtype is _dtype.bool:  # (avg_pool2d also refuses other integers, but later)
+        raise NotImplementedError(f'"{function}" not implemented for \'Bool\'')
     kernel = _pair_param(kernel_size, "kernel_size", function)
     stride_given = () if stride is None or stride == [] else _pair_param(stride, "stride",
                                                                           function)
@@ -456,6 +460,9 @@ def avg_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any
     """
     kernel, stride, padding, _, stride_given = _pool_args(input, kernel_size, stride,
                                                           padding, 1, "avg_pool2d")
+    if not input.is_floating_point() and input.dtype is not _dtype.int64:
+        raise NotImplementedError(f'"avg_pool2d" not implemented for '
+                                  f"'{input.dtype.scalar_name}'")
     if divisor_override is not None and divisor_override == 0:
         raise RuntimeError("divisor must be not zero")
     _check_pooled(input, [_pooling.pooled_size(*a, 1, ceil_mode) for a in zip(
@@ -479,6 +486,9 @@ def adaptive_avg_pool2d(input: Tensor, output_size: Any) -> Tensor:
     if min(out) < 0:
         raise RuntimeError("adaptive_avg_pool2d: elements of output_size must be greater "
                            f"than or equal to 0 but received {{{out[0]}, {out[1]}}}")
+    if not input.is_floating_point():
+        raise NotImplementedError('"adaptive_avg_pool2d" not implemented for '
+                                  f"'{input.dtype.scalar_name}'")
     if out == [1, 1]:  # PyTorch takes the mean then: ``MeanBackward1``
         return mean(input, (-1, -2), keepdim=True)
     rows, cols = (_pooling.adaptive_average_matrix(size, o)
@@ -543,6 +553,12 @@ def interpolate(input: Tensor, size: Any = None, scale_factor: Any = None,
         raise RuntimeError("Input and output sizes should be greater than 0, but got input "
                            f"(H: {spatial[0]}, W: {spatial[1]}) output (H: {out[0]}, W: "
                            f"{out[1]})")
+    if not input.is_floating_point() and (input.dtype is not _dtype.uint8 or mode != "nearest"):
+        if input.dtype is not _dtype.uint8:
+            raise NotImplementedError(f'"upsample_{mode}2d_channels_last" not implemented '
+                                      f"for '{input.dtype.scalar_name}'")
+        raise NotImplementedError("minitorch_hooks does not implement bilinear resizing of "
+                                  "uint8 images")
     attributes = {"output_size": tuple(out), "scales_h": scales[0], "scales_w": scales[1],
                   "self_sym_sizes": tuple(input.shape)}
     if mode == "nearest":
