@@ -265,3 +265,16 @@ def test_integer_and_bool_inputs(call, dtype, request):
         return call(torch.nn.functional, x.to(getattr(torch, dtype)))
 
     assert_same_outcome(scenario)
+
+
+def test_full_backward_hook_on_max_pool_with_indices():
+    """The indices need no gradient: the hook gets None for them in grad_output."""
+    def scenario(torch):
+        pool, seen = torch.nn.MaxPool2d(2, return_indices=True), []
+        pool.register_full_backward_hook(lambda m, gi, go: seen.append((gi, go)))
+        x = leaf(torch, values((1, 2, 4, 4), seed=13))
+        out, indices = pool(x)
+        (out * upstream(torch, out)).sum().backward()
+        return seen, indices, x.grad
+
+    assert_same_outcome(scenario)
