@@ -18,6 +18,16 @@ def best_time(run: Callable[[], Any], number: int, repeat: int = 5) -> float:
     return min(timeit.repeat(run, number=number, repeat=repeat)) / number
 
 
+def limit_blas_threads() -> None:
+    """NumPy's BLAS on one thread, as PyTorch is (``load_torch``), when threadpoolctl is
+    installed; otherwise set ``OPENBLAS_NUM_THREADS=1`` before NumPy loads."""
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:
+        return
+    threadpool_limits(1)
+
+
 def load_torch() -> Any:
     """Real PyTorch on one thread, or None with a note on how to install it."""
     try:

@@ -13,7 +13,7 @@ import os
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import numpy as np  # noqa: E402 - the thread limit must be set before NumPy loads
-from _timing import compare  # noqa: E402
+from _timing import compare, limit_blas_threads  # noqa: E402
 
 
 def module_call(hooks: int):
@@ -64,9 +64,5 @@ WORKLOADS = {
 }
 
 if __name__ == "__main__":
-    try:
-        from threadpoolctl import threadpool_limits
-        threadpool_limits(1)
-    except ImportError:
-        pass
+    limit_blas_threads()
     compare(WORKLOADS)

@@ -355,6 +355,59 @@ def test_embedding(data):
     check(lambda w: mt.nn.functional.embedding(indices, w) ** 2, data.draw(arrays((4, 2))))
 
 
+@CHECKS
+@given(data=st.data())
+def test_convolution(data):
+    """Any stride, padding, dilation and groups: the input, weight and bias gradients, and
+    (gradgradcheck) their own gradients, which are convolutions too."""
+    groups = data.draw(st.sampled_from([1, 2]))
+    stride, padding, dilation = (data.draw(st.tuples(st.integers(lo, hi), st.integers(lo, hi)))
+                                 for lo, hi in ((1, 2), (0, 2), (1, 2)))
+    kernel = data.draw(st.tuples(st.integers(1, 3), st.integers(1, 3)))
+    size = [d * (k - 1) + 1 + data.draw(st.integers(0, 2)) for d, k in zip(dilation, kernel)]
+    x = data.draw(arrays((2, 2 * groups, *size)))
+    w = data.draw(arrays((2 * groups, 2, *kernel)))
+    b = data.draw(arrays((2 * groups,)))
+
+    def conv(*tensors):
+        return mt.nn.functional.conv2d(*tensors, stride=stride, padding=padding,
+                                       dilation=dilation, groups=groups)
+
+    check(conv, x, w, b)
+    leaves = tuple(mt.tensor(v, requires_grad=True) for v in (x, w, b))
+    assert mt.autograd.gradgradcheck(conv, leaves)
+
+
+@pytest.mark.parametrize("mode", ["constant", "reflect", "replicate"])
+@CHECKS
+@given(data=st.data())
+def test_pad(mode, data):
+    x = data.draw(arrays((2, 3, 4)))
+    amounts = data.draw(st.lists(st.integers(-1 if mode == "constant" else 0, 2), min_size=4,
+                                 max_size=4))
+    check(lambda t: mt.nn.functional.pad(t, amounts, mode=mode), x)
+
+
+POOLS = {
+    "max_pool2d": lambda x: mt.nn.functional.max_pool2d(x, 2, 1, padding=1, ceil_mode=True),
+    "avg_pool2d": lambda x: mt.nn.functional.avg_pool2d(x, 3, 2, padding=1, ceil_mode=True,
+                                                        count_include_pad=False),
+    "adaptive_avg_pool2d": lambda x: mt.nn.functional.adaptive_avg_pool2d(x, (2, 3)),
+    "interpolate nearest": lambda x: mt.nn.functional.interpolate(x, scale_factor=1.7),
+    "interpolate bilinear": lambda x: mt.nn.functional.interpolate(x, size=(5, 2),
+                                                                   mode="bilinear"),
+}
+
+
+@pytest.mark.parametrize("name", POOLS)
+@CHECKS
+@given(data=st.data())
+def test_pooling_and_resizing(name, data):
+    # distinct values 0.1 apart: no near ties for the maximum
+    x = data.draw(arrays((1, 2, 4, 5), GRID, unique=True))
+    check(POOLS[name], x)
+
+
 def test_a_float32_round_trip_passes_with_float32_tolerances():
     check(lambda x: x.float() * 2, np.linspace(-1, 1, 5), eps=1e-3, atol=1e-3)
 

@@ -281,3 +281,19 @@ class ScatterBackward0(_ScatterBackward):
     """PyTorch's node for the gradient of ``max(dim)`` and ``min(dim)``."""
 
     __slots__ = ()
+
+
+# -- convolution: its gradients are convolutions too --------------------------------------------
+
+def convolution(input: Any, weight: Any, stride: Sequence[int], padding: Sequence[int],
+                dilation: Sequence[int], transposed: bool, output_padding: Sequence[int],
+                groups: int) -> Any:
+    """A convolution without bias (``transposed``: its transpose), as in ``_ops/conv.py``:
+    NumPy on arrays, the recorded operation on Tensors."""
+    from .._ops import conv
+    if type(input) is Tensor or type(weight) is Tensor:
+        input, weight = (x if type(x) is Tensor else Tensor._wrap(x) for x in (input, weight))
+        return conv.convolution(input, weight, None, stride, padding, dilation, transposed,
+                                output_padding, groups)
+    return conv.convolve(input, weight, stride, padding, dilation, transposed, output_padding,
+                         groups)

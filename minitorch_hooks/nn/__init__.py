@@ -3,8 +3,12 @@
 from . import functional, init, modules, utils
 from .modules import (
     GELU,
+    AdaptiveAvgPool2d,
+    AvgPool2d,
     BatchNorm1d,
     BatchNorm2d,
+    Conv1d,
+    Conv2d,
     CrossEntropyLoss,
     Dropout,
     Embedding,
@@ -17,6 +21,7 @@ from .modules import (
     LeakyReLU,
     Linear,
     LogSoftmax,
+    MaxPool2d,
     Module,
     ModuleDict,
     ModuleList,
@@ -29,12 +34,14 @@ from .modules import (
     Softmax,
     Softmin,
     Tanh,
+    Upsample,
 )
 from .parameter import Buffer, Parameter, UninitializedBuffer, UninitializedParameter
 
-__all__ = ["BatchNorm1d", "BatchNorm2d", "Buffer", "CrossEntropyLoss", "Dropout", "Embedding",
-           "Flatten", "GELU", "GroupNorm", "Identity", "L1Loss", "LayerNorm", "LazyLinear",
-           "LeakyReLU", "Linear", "LogSoftmax", "MSELoss", "Module", "ModuleDict", "ModuleList",
-           "NLLLoss", "Parameter", "ReLU", "Sequential", "SiLU", "Sigmoid", "Softmax", "Softmin",
-           "Tanh", "UninitializedBuffer", "UninitializedParameter", "functional", "init",
+__all__ = ["AdaptiveAvgPool2d", "AvgPool2d", "BatchNorm1d", "BatchNorm2d", "Buffer", "Conv1d",
+           "Conv2d", "CrossEntropyLoss", "Dropout", "Embedding", "Flatten", "GELU", "GroupNorm",
+           "Identity", "L1Loss", "LayerNorm", "LazyLinear", "LeakyReLU", "Linear", "LogSoftmax",
+           "MSELoss", "MaxPool2d", "Module", "ModuleDict", "ModuleList", "NLLLoss", "Parameter",
+           "ReLU", "Sequential", "SiLU", "Sigmoid", "Softmax", "Softmin", "Tanh",
+           "UninitializedBuffer", "UninitializedParameter", "Upsample", "functional", "init",
            "modules", "utils"]

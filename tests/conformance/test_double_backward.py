@@ -225,6 +225,35 @@ OPS: list[tuple[str, Op, tuple[np.ndarray, ...]]] = [
      (signed((2, 4, 3)), positive((4,), 1), signed((4,), 2))),
     ("embedding", lambda torch, w: torch.nn.functional.embedding(
         torch.tensor([[0, 2], [2, 3]]), w, padding_idx=3) ** 2, (signed((4, 2)),)),
+    ("conv2d", lambda torch, x, w, b: torch.nn.functional.conv2d(
+        x, w, b, stride=(2, 1), padding=1, dilation=(1, 2), groups=2) ** 2,
+     (signed((2, 4, 5, 6)), signed((4, 2, 2, 3), 1), signed((4,), 2))),
+    ("conv2d same, unbatched", lambda torch, x, w: torch.nn.functional.conv2d(
+        x * x, w, padding="same"), (signed((2, 4, 5)), signed((3, 2, 3, 2), 1))),
+    ("conv1d", lambda torch, x, w: torch.nn.functional.conv1d(x, w, stride=2) ** 2,
+     (signed((2, 3, 7)), signed((2, 3, 3), 1))),
+    ("pad constant", lambda torch, x: torch.nn.functional.pad(x, (1, -1, 2, 0)) ** 3,
+     (signed(S34),)),
+    ("pad reflect 1d", lambda torch, x: torch.nn.functional.pad(x, (2, 1), mode="reflect") ** 3,
+     (signed(S34),)),
+    ("pad reflect 2d", lambda torch, x: torch.nn.functional.pad(
+        x, (1, 2, 1, 0), mode="reflect") ** 3, (signed((1, 3, 4)),)),
+    ("pad replicate 1d", lambda torch, x: torch.nn.functional.pad(
+        x, (2, 1), mode="replicate") ** 3, (signed(S34),)),
+    ("pad replicate 2d", lambda torch, x: torch.nn.functional.pad(
+        x, (0, 2, 1, 1), mode="replicate") ** 3, (signed((1, 3, 4)),)),
+    ("max_pool2d", lambda torch, x: torch.nn.functional.max_pool2d(
+        x, 2, 1, padding=1, ceil_mode=True) ** 3, (signed((1, 2, 4, 5)),)),
+    ("avg_pool2d", lambda torch, x: torch.nn.functional.avg_pool2d(
+        x * x, 3, 2, padding=1, count_include_pad=False), (signed((1, 2, 5, 6)),)),
+    ("adaptive_avg_pool2d", lambda torch, x: torch.nn.functional.adaptive_avg_pool2d(
+        x, (2, 3)) ** 3, (signed((1, 2, 5, 4)),)),
+    ("interpolate nearest", lambda torch, x: torch.nn.functional.interpolate(
+        x, scale_factor=1.5) ** 3, (signed((1, 2, 3, 4)),)),
+    ("interpolate bilinear", lambda torch, x: torch.nn.functional.interpolate(
+        x * x, size=(5, 3), mode="bilinear"), (signed((1, 2, 3, 4)),)),
+    ("interpolate bilinear align_corners", lambda torch, x: torch.nn.functional.interpolate(
+        x, size=(4, 6), mode="bilinear", align_corners=True) ** 3, (signed((1, 2, 3, 4)),)),
 ]
 
 # Node classes the table need not reach, and why.

@@ -5,15 +5,19 @@ from . import _functions, lazy
 from .activation import GELU, LeakyReLU, LogSoftmax, ReLU, Sigmoid, SiLU, Softmax, Softmin, Tanh
 from .batchnorm import BatchNorm1d, BatchNorm2d
 from .container import ModuleDict, ModuleList, Sequential
+from .conv import Conv1d, Conv2d
 from .dropout import Dropout
 from .flatten import Flatten
 from .linear import Identity, LazyLinear, Linear
 from .loss import CrossEntropyLoss, L1Loss, MSELoss, NLLLoss
 from .module import Module
 from .normalization import GroupNorm, LayerNorm
+from .pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
 from .sparse import Embedding
+from .upsampling import Upsample
 
-__all__ = ["BatchNorm1d", "BatchNorm2d", "CrossEntropyLoss", "Dropout", "Embedding", "Flatten",
-           "GELU", "GroupNorm", "Identity", "L1Loss", "LayerNorm", "LazyLinear", "LeakyReLU",
-           "Linear", "LogSoftmax", "MSELoss", "Module", "ModuleDict", "ModuleList", "NLLLoss",
-           "ReLU", "Sequential", "SiLU", "Sigmoid", "Softmax", "Softmin", "Tanh"]
+__all__ = ["AdaptiveAvgPool2d", "AvgPool2d", "BatchNorm1d", "BatchNorm2d", "Conv1d", "Conv2d",
+           "CrossEntropyLoss", "Dropout", "Embedding", "Flatten", "GELU", "GroupNorm", "Identity",
+           "L1Loss", "LayerNorm", "LazyLinear", "LeakyReLU", "Linear", "LogSoftmax", "MSELoss",
+           "MaxPool2d", "Module", "ModuleDict", "ModuleList", "NLLLoss", "ReLU", "Sequential",
+           "SiLU", "Sigmoid", "Softmax", "Softmin", "Tanh", "Upsample"]

@@ -1,0 +1,229 @@
+"""Convolution: one operation, ``convolution``, behind ``F.conv1d``, ``F.conv2d`` and their
+layers, as in PyTorch, whose node for all of them is ``ConvolutionBackward0``.
+
+A convolution slides each kernel over the input and takes a dot product at every position.
+Written the readable way, it is two steps (the "im2col" trick):
+
+1. ``sliding_window_view`` gives, without copying, every window the kernel sees: an array
+   ``(N, C, *positions, *kernel)``;
+2. one matrix product multiplies those windows by the kernels.
+
+The backward pass needs no new machinery: the gradient of the input is a *transposed*
+convolution of the gradient with the same weight, and the gradient of the weight is again a
+convolution, of the input with the gradient as its kernel. So the backward formula calls
+``convolution`` itself (through ``_formula.convolution``), and under ``create_graph`` its
+result is recorded like any forward convolution: double backward comes for free.
+See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.functional.conv2d.html>
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+
+from .._tensor import Tensor
+from ..autograd import _formula as F
+from ..autograd.graph import Node
+from ._record import record
+
+
+def windows(x: np.ndarray, kernel: Sequence[int], stride: Sequence[int],
+            dilation: Sequence[int]) -> np.ndarray:
+    """Every window a kernel of size ``kernel`` sees in ``x`` ``(N, *spatial, C)``, as a
+    view ``(N, *positions, C, *kernel)``: the window moves by ``stride``, and its taps are
+    ``dilation`` apart."""
+    nd = len(kernel)
+    extent = [d * (k - 1) + 1 for k, d in zip(kernel, dilation)]
+    view = np.lib.stride_tricks.sliding_window_view(x, extent, axis=tuple(range(1, 1 + nd)))
+    return view[(slice(None),) + tuple(slice(None, None, s) for s in stride) + (slice(None),)
+                + tuple(slice(None, None, d) for d in dilation)]
+
+
+def pad_or_crop(x: np.ndarray, before: Sequence[int], after: Sequence[int]) -> np.ndarray:
+    """``x`` with zeros added around its spatial dimensions (a negative amount crops)."""
+    if any(p < 0 for p in (*before, *after)):
+        x = x[(slice(None), slice(None)) + tuple(
+            slice(max(-b, 0), x.shape[2 + i] - max(-a, 0)) for i, (b, a)
+            in enumerate(zip(before, after)))]
+    if any(p > 0 for p in (*before, *after)):
+        x = np.pad(x, [(0, 0), (0, 0)] + [(max(b, 0), max(a, 0)) for b, a in zip(before, after)])
+    return x
+
+
+def im2col(x: np.ndarray, kernel: Sequence[int], stride: Sequence[int],
+           dilation: Sequence[int], groups: int) -> tuple[np.ndarray, tuple[int, ...]]:
+    """The im2col matrix of each group of channels, ``(groups, N * positions, taps *
+    channels per group)``: one row per window, and the positions of the windows.
+
+    The input is copied with its channels last first, so that the copy ``reshape`` makes
+    here reads memory in runs of a row of taps by every channel: much faster than reading
+    one channel at a time.
+    """
+    n, channels = x.shape[:2]
+    nd = len(kernel)
+    channels_last = np.ascontiguousarray(np.moveaxis(x, 1, -1))
+    view = windows(channels_last, kernel, stride, dilation)  # (N, *pos, C, *kernel)
+    positions = view.shape[1:1 + nd]
+    view = view.reshape(n, *positions, groups, channels // groups, *kernel)
+    rows = view.transpose(1 + nd, 0, *range(1, 1 + nd), *range(3 + nd, 3 + 2 * nd), 2 + nd)
+    return rows.reshape(groups, n * math.prod(positions), -1), positions
+
+
+def _taps_then_channels(weight: np.ndarray, groups: int) -> np.ndarray:
+    """The weight as one matrix per group, ``(groups, O / groups, taps * channels)``, its
+    columns in the order of im2col's."""
+    out_channels, per_group, *kernel = weight.shape
+    per_group_weight = weight.reshape(groups, out_channels // groups, per_group, *kernel)
+    return np.moveaxis(per_group_weight, 2, -1).reshape(groups, out_channels // groups, -1)
+
+
+def correlate(x: np.ndarray, weight: np.ndarray, stride: Sequence[int],
+              dilation: Sequence[int], groups: int) -> np.ndarray:
+    """``out[n, o, p] = sum over c, k of x[n, c, p * stride + k * dilation] * weight[o, c, k]``
+    on an already padded ``x``: what deep learning calls a convolution.
+
+    With ``groups``, the channels are split into that many groups, each with its own
+    kernels: one batched matrix product, a matrix per group.
+    """
+    n, out_channels, nd = x.shape[0], weight.shape[0], weight.ndim - 2
+    rows, positions = im2col(x, weight.shape[2:], stride, dilation, groups)
+    out = rows @ _taps_then_channels(weight, groups).transpose(0, 2, 1)
+    out = out.reshape(groups, n, *positions, out_channels // groups)
+    out = out.transpose(1, 0, 2 + nd, *range(2, 2 + nd))  # (N, groups, O / groups, *positions)
+    return np.ascontiguousarray(out).reshape(n, out_channels, *positions)
+
+
+def transposed_correlate(x: np.ndarray, weight: np.ndarray, stride: Sequence[int],
+                         dilation: Sequence[int], output_padding: Sequence[int],
+                         groups: int) -> np.ndarray:
+    """The transpose of :func:`correlate` (before its padding is cut): each element of ``x``
+    sends its product with the kernel back to the window it would have been computed from.
+
+    Written as im2col backwards ("col2im"): one matrix product per group gives every
+    window's contribution, then one addition per kernel tap puts them in place.
+    """
+    n, channels, *size = x.shape  # ``channels`` is the convolution's output channels
+    per_group, kernel = weight.shape[1], weight.shape[2:]
+    nd = len(kernel)
+    columns = x.reshape(n, groups, channels // groups, -1).transpose(1, 2, 0, 3)
+    columns = columns.reshape(groups, channels // groups, -1)  # (groups, channels, N * pos)
+    # Laid out (groups, *kernel, per_group, N, *size): each tap's contribution is then
+    # whole image rows, added in place in runs of memory.
+    windows = (_taps_then_channels(weight, groups).transpose(0, 2, 1) @ columns).reshape(
+        groups, *kernel, per_group, n, *size)
+    full = [(length - 1) * s + d * (k - 1) + 1 + extra for length, s, d, k, extra
+            in zip(size, stride, dilation, kernel, output_padding)]
+    out = np.zeros((n, groups, per_group, *full), dtype=x.dtype)
+    for tap in np.ndindex(*kernel):
+        where = tuple(slice(t * d, t * d + (length - 1) * s + 1, s)
+                      for t, d, length, s in zip(tap, dilation, size, stride))
+        contribution = windows[(slice(None),) + tap]  # (groups, per_group, N, *size)
+        out[(slice(None),) * 3 + where] += contribution.transpose(2, 0, 1, *range(3, 3 + nd))
+    return out.reshape(n, groups * per_group, *full)
+
+
+def convolve(input: np.ndarray, weight: np.ndarray, stride: Sequence[int],
+             padding: Sequence[int], dilation: Sequence[int], transposed: bool,
+             output_padding: Sequence[int], groups: int) -> np.ndarray:
+    """The convolution of arrays, or with ``transposed`` its transpose (the map whose matrix
+    is the transpose of the convolution's, which sends each output back to the inputs that
+    made it: the gradient of the input)."""
+    if not transposed:
+        return correlate(pad_or_crop(input, padding, padding), weight, stride, dilation, groups)
+    out = transposed_correlate(input, weight, stride, dilation, output_padding, groups)
+    return np.ascontiguousarray(pad_or_crop(out, [-p for p in padding], [-p for p in padding]))
+
+
+def weight_grad(input: object, grad: object, weight_shape: Sequence[int],
+                stride: Sequence[int], padding: Sequence[int], dilation: Sequence[int],
+                groups: int) -> object:
+    """The gradient of a convolution's weight: ``sum over n, p of input[n, c, p * stride +
+    k * dilation] * grad[n, o, p]``. It is itself a convolution: of the input, its channels
+    taken as the batch, with the gradient as the kernel (stride and dilation swap roles),
+    cut to the kernel's size. Arrays or Tensors, as every backward formula; on arrays the
+    faster road: the input's im2col matrix times the gradient."""
+    if type(input) is not Tensor and type(grad) is not Tensor:
+        return _weight_grad_of_arrays(input, grad, weight_shape, stride, padding, dilation,
+                                      groups)
+    n, channels, *size = F.array(input).shape
+    per_group = channels // groups
+    # input[n, g * per_group + c] becomes batch c, channel g * N + n
+    batch = F.permute(input.reshape(n, groups, per_group, *size),
+                      (2, 1, 0, *range(3, 3 + len(size))))
+    batch = batch.reshape(per_group, groups * n, *size)
+    kernels = F.swapaxes(grad, 0, 1)  # (O, N, *positions)
+    out = F.convolution(batch, kernels, dilation, padding, stride, False, [0] * len(size), groups)
+    out = out[(slice(None), slice(None)) + tuple(slice(0, k) for k in weight_shape[2:])]
+    return F.swapaxes(out, 0, 1)
+
+
+def _weight_grad_of_arrays(input: np.ndarray, grad: np.ndarray, weight_shape: Sequence[int],
+                           stride: Sequence[int], padding: Sequence[int],
+                           dilation: Sequence[int], groups: int) -> np.ndarray:
+    """:func:`weight_grad` as one matrix product per group: the gradient of each output
+    channel at every position, times the window that produced it."""
+    out_channels, per_group, *kernel = weight_shape
+    rows, _ = im2col(pad_or_crop(input, padding, padding), kernel, stride, dilation, groups)
+    n = grad.shape[0]
+    grads = grad.reshape(n, groups, out_channels // groups, -1).transpose(1, 2, 0, 3)
+    taps = grads.reshape(groups, out_channels // groups, -1) @ rows
+    taps = taps.reshape(groups, out_channels // groups, *kernel, per_group)
+    return np.moveaxis(taps, -1, 2).reshape(weight_shape)
+
+
+class ConvolutionBackward0(Node):
+    """Input, weight and bias gradients of ``convolution``; each computed only if needed."""
+
+    __slots__ = ("stride", "padding", "dilation", "transposed", "output_padding", "groups",
+                 "bias_sym_sizes_opt")
+    saved_names = ("input", "weight")
+    saved_attributes = ("stride", "padding", "dilation", "transposed", "output_padding",
+                        "groups", "bias_sym_sizes_opt")
+
+    def backward(self, grad):
+        input, weight = self.saved_arrays()
+        needs_input, needs_weight, needs_bias = (edge[0] is not None
+                                                for edge in self.next_functions)
+        grad_input = grad_weight = grad_bias = None
+        nd = len(self.stride)
+        stride, padding, dilation = self.stride, self.padding, self.dilation
+        if not self.transposed:
+            if needs_input:
+                # The transposed convolution gives back the input's size up to the rows
+                # the last stride skipped: ``output_padding`` restores them.
+                size = F.array(input).shape[2:]
+                made = [(o - 1) * s - 2 * p + d * (k - 1) + 1 for o, s, p, d, k in zip(
+                    F.array(grad).shape[2:], stride, padding, dilation,
+                    F.array(weight).shape[2:])]
+                grad_input = F.convolution(grad, weight, stride, padding, dilation, True,
+                                           [s - m for s, m in zip(size, made)], self.groups)
+            if needs_weight:
+                grad_weight = weight_grad(input, grad, F.array(weight).shape, stride, padding,
+                                          dilation, self.groups)
+        else:
+            if needs_input:
+                grad_input = F.convolution(grad, weight, stride, padding, dilation, False,
+                                           [0] * nd, self.groups)
+            if needs_weight:
+                grad_weight = weight_grad(grad, input, F.array(weight).shape, stride, padding,
+                                          dilation, self.groups)
+        if needs_bias:
+            grad_bias = F.sum(grad, (0, *range(2, 2 + nd)))
+        return grad_input, grad_weight, grad_bias
+
+
+def convolution(input: Tensor, weight: Tensor, bias: Tensor | None, stride: Sequence[int],
+                padding: Sequence[int], dilation: Sequence[int], transposed: bool,
+                output_padding: Sequence[int], groups: int) -> Tensor:
+    """PyTorch's ``torch.convolution`` on a batched input whose arguments are checked: the
+    convolution, plus the bias of each output channel."""
+    out = convolve(input._data, weight._data, stride, padding, dilation, transposed,
+                   output_padding, groups)
+    if bias is not None:
+        out += bias._data.reshape(-1, *[1] * (out.ndim - 2))
+    return record(out, ConvolutionBackward0, (input, weight, bias), saved=(input, weight),
+                  stride=tuple(stride), padding=tuple(padding), dilation=tuple(dilation),
+                  transposed=transposed, output_padding=tuple(output_padding), groups=groups,
+                  bias_sym_sizes_opt=(0,) if bias is None else tuple(bias.shape))

@@ -1,0 +1,240 @@
+"""Pooling (``max_pool2d``, ``avg_pool2d``) and the separable resamplings
+(``adaptive_avg_pool2d``, ``interpolate``'s ``nearest`` and ``bilinear``).
+
+A pooling window reads a few elements of one channel's plane. We list, once per call,
+which element of the plane each window's taps read (its *taps*: a flat position, or -1
+for padding, -2 past the padding, where ``ceil_mode`` lets the last window hang over).
+Then the forward pass is an indexing and a max or a sum over the taps, and the backward
+pass sends each gradient back to the positions it came from (``_formula.scatter``, which
+under create_graph records a node of its own: double backward works).
+
+Adaptive average pooling and resizing are *linear along each axis separately*: each output
+row is a weighted sum of input rows. So they are two small matrices, ``rows @ x @
+cols.T``, and their gradient is ``rows.T @ grad @ cols``.
+See <https://docs.pytorch.org/docs/2.13/nn.html#pooling-layers>
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+
+from .._tensor import Tensor
+from ..autograd import _formula as F
+from ..autograd.graph import Node
+from ._record import record
+
+_PAD, _OVERHANG = -1, -2
+
+
+def pooled_size(size: int, kernel: int, stride: int, padding: int, dilation: int,
+                ceil_mode: bool) -> int:
+    """PyTorch's ``pooling_output_shape``: with ``ceil_mode`` a last, partial window counts,
+    but only if it starts inside the input or its left padding."""
+    span = size + 2 * padding - dilation * (kernel - 1) - 1 + (stride - 1 if ceil_mode else 0)
+    out = span // stride + 1
+    if ceil_mode and (out - 1) * stride >= size + padding:
+        out -= 1
+    return out
+
+
+def _axis_taps(size: int, out: int, kernel: int, stride: int, padding: int,
+               dilation: int) -> np.ndarray:
+    """``(out, kernel)``: the position each tap of each window reads along one axis."""
+    position = np.arange(out)[:, None] * stride - padding + np.arange(kernel)[None] * dilation
+    outside = np.where(position < size + padding, _PAD, _OVERHANG)
+    return np.where((position >= 0) & (position < size), position, outside)
+
+
+def plane_taps(size: Sequence[int], out: Sequence[int], kernel: Sequence[int],
+               stride: Sequence[int], padding: Sequence[int],
+               dilation: Sequence[int]) -> np.ndarray:
+    """``(windows, taps)``: the flat position in an ``(H, W)`` plane each tap reads."""
+    rows, cols = (_axis_taps(*args) for args in zip(size, out, kernel, stride, padding,
+                                                    dilation))
+    row, col = rows[:, None, :, None], cols[None, :, None, :]
+    flat = np.where(np.minimum(row, col) < 0, np.minimum(row, col), row * size[1] + col)
+    return flat.reshape(out[0] * out[1], kernel[0] * kernel[1])
+
+
+def _planes(x: np.ndarray) -> np.ndarray:
+    """``(N, C, H, W)`` as ``(N * C, H * W)``: one row per plane."""
+    return x.reshape(-1, x.shape[-2] * x.shape[-1])
+
+
+def _scatter_to_planes(shape: tuple[int, ...], positions: np.ndarray, values: object) -> object:
+    """Zeros of ``shape`` with ``values`` (one row per plane) added at the flat
+    ``positions`` of each plane: the backward of reading them."""
+    planes = math.prod(shape[:-2])
+    key = (np.arange(planes)[:, None], positions if positions.ndim == 2 else positions[None])
+    return F.scatter((planes, shape[-2] * shape[-1]), key, values,
+                     accumulate=True).reshape(shape)
+
+
+class MaxPool2DWithIndicesBackward0(Node):
+    """Each window's gradient goes to the element that was its maximum."""
+
+    __slots__ = ("kernel_size", "stride", "padding", "dilation", "ceil_mode", "shape")
+    saved_names = ("self", "result1")
+    saved_attributes = ("kernel_size", "stride", "padding", "dilation", "ceil_mode")
+
+    def backward(self, grad):
+        _, indices = self.saved_arrays()
+        flat = F.array(indices).reshape(math.prod(self.shape[:-2]), -1)
+        return _scatter_to_planes(self.shape, flat, grad.reshape(flat.shape))
+
+
+def max_pool2d_with_indices(input: Tensor, kernel: Sequence[int], stride: Sequence[int],
+                            padding: Sequence[int], dilation: Sequence[int], ceil_mode: bool,
+                            stride_given: tuple) -> tuple[Tensor, Tensor]:
+    """The maximum of each window, and where it is (a flat position in its plane; the first
+    one, on ties). ``input`` is ``(N, C, H, W)``, already checked."""
+    x = input._data
+    size = x.shape[-2:]
+    out = [pooled_size(*args, ceil_mode) for args in zip(size, kernel, stride, padding,
+                                                          dilation)]
+    taps = plane_taps(size, out, kernel, stride, padding, dilation)
+    values = _planes(x)[:, np.maximum(taps, 0)]  # (planes, windows, taps)
+    values[:, taps < 0] = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
+    best = values.argmax(axis=-1)
+    result = np.take_along_axis(values, best[..., None], -1).reshape(*x.shape[:-2], *out)
+    indices = taps[np.arange(len(taps)), best].reshape(result.shape)
+    indices_tensor = Tensor._wrap(indices.astype(np.int64))
+    output = record(result, MaxPool2DWithIndicesBackward0, (input,), saved=(input,),
+                    kernel_size=tuple(kernel), stride=stride_given, padding=tuple(padding),
+                    dilation=tuple(dilation), ceil_mode=ceil_mode, shape=x.shape)
+    if output._grad_fn is not None:
+        output._grad_fn._save_output(indices_tensor)
+    return output, indices_tensor
+
+
+class AvgPool2DBackward0(Node):
+    """Each window's gradient, divided by its divisor, goes to every element it read."""
+
+    __slots__ = ("kernel_size", "stride", "padding", "ceil_mode", "count_include_pad",
+                 "divisor_override", "shape", "windows", "positions", "divisors")
+    saved_names = ("self",)
+    saved_attributes = ("kernel_size", "stride", "padding", "ceil_mode", "count_include_pad",
+                        "divisor_override")
+
+    def backward(self, grad):
+        self.saved_arrays()  # unused, but checked: PyTorch's node saves the input
+        scaled = grad.reshape(math.prod(self.shape[:-2]), -1) / F.like(self.divisors, grad)
+        return _scatter_to_planes(self.shape, self.positions, scaled[:, self.windows])
+
+
+def avg_pool2d(input: Tensor, kernel: Sequence[int], stride: Sequence[int],
+               padding: Sequence[int], ceil_mode: bool, count_include_pad: bool,
+               divisor_override: int | None, stride_given: tuple) -> Tensor:
+    """The mean of each window. Its divisor counts the padding it covers with
+    ``count_include_pad`` (but never the overhang of ``ceil_mode``), only the input's
+    elements without; ``divisor_override`` replaces it."""
+    x = input._data
+    size = x.shape[-2:]
+    out = [pooled_size(*args, 1, ceil_mode) for args in zip(size, kernel, stride, padding)]
+    taps = plane_taps(size, out, kernel, stride, padding, (1, 1))
+    counted = taps >= (_PAD if count_include_pad else 0)
+    divisors = (np.full(len(taps), divisor_override) if divisor_override
+                else counted.sum(axis=1)).astype(x.dtype)
+    values = np.where(taps >= 0, _planes(x)[:, np.maximum(taps, 0)], 0).sum(axis=-1)
+    means = values / divisors
+    if x.dtype.kind != "f":  # integers divide as in C: the fraction is cut off
+        means = np.trunc(means).astype(x.dtype)
+    windows, tap = np.nonzero(taps >= 0)
+    return record(means.reshape(*x.shape[:-2], *out), AvgPool2DBackward0,
+                  (input,), saved=(input,), kernel_size=tuple(kernel), stride=stride_given,
+                  padding=tuple(padding), ceil_mode=ceil_mode,
+                  count_include_pad=count_include_pad, divisor_override=divisor_override,
+                  shape=x.shape, windows=windows, positions=taps[windows, tap],
+                  divisors=divisors)
+
+
+# -- separable linear maps ---------------------------------------------------------------------
+
+class _SeparableBackward(Node):
+    """The gradient of ``rows @ x @ cols.T`` is ``rows.T @ grad @ cols``."""
+
+    __slots__ = ("rows", "cols")
+
+    def backward(self, grad):
+        return F.like(self.rows.T, grad) @ grad @ F.like(self.cols, grad)
+
+
+class AdaptiveAvgPool2DBackward0(_SeparableBackward):
+    __slots__ = ()
+    saved_names = ("self",)
+
+    def backward(self, grad):
+        self.saved_arrays()  # unused, but checked: PyTorch's node saves the input
+        return super().backward(grad)
+
+
+class UpsampleNearest2DBackward0(_SeparableBackward):
+    __slots__ = ("output_size", "scales_h", "scales_w", "self_sym_sizes")
+    saved_attributes = ("output_size", "scales_h", "scales_w", "self_sym_sizes")
+
+
+class UpsampleBilinear2DBackward0(_SeparableBackward):
+    __slots__ = ("output_size", "align_corners", "scales_h", "scales_w", "self_sym_sizes")
+    saved_attributes = ("align_corners", "output_size", "scales_h", "scales_w",
+                        "self_sym_sizes")
+
+
+def separable(input: Tensor, rows: np.ndarray, cols: np.ndarray, node_type: type[Node],
+              **attributes: object) -> Tensor:
+    """``rows @ x @ cols.T`` on every plane of ``input``, recorded as ``node_type``."""
+    x = input._data
+    if x.dtype.kind != "f":  # a uint8 image resized to its nearest pixels: exact
+        rows, cols = rows.astype(np.float32), cols.astype(np.float32)
+        return Tensor._wrap((rows @ x @ cols.T).astype(x.dtype))
+    rows, cols = rows.astype(x.dtype), cols.astype(x.dtype)
+    saved = (input,) if "self" in node_type.saved_names else ()
+    return record(np.ascontiguousarray(rows @ x @ cols.T), node_type, (input,), saved=saved,
+                  rows=rows, cols=cols, **attributes)
+
+
+def adaptive_average_matrix(size: int, out: int) -> np.ndarray:
+    """Output ``i`` averages the input from ``floor(i * size / out)`` to
+    ``ceil((i + 1) * size / out)``: windows that cover the input, overlapping if needed."""
+    matrix = np.zeros((out, size))
+    for i in range(out):
+        start, end = (i * size) // out, -((-(i + 1) * size) // out)
+        matrix[i, start:end] = 1 / (end - start)
+    return matrix
+
+
+def nearest_matrix(size: int, out: int, scale: float | None) -> np.ndarray:
+    """Output ``i`` copies input ``floor(i * scale)``, where ``scale`` is ``1 /
+    scale_factor`` when one was given, else ``size / out`` (PyTorch's legacy 'nearest')."""
+    if out == size:  # PyTorch copies an axis whose size is unchanged, whatever the scale
+        return np.eye(size)
+    ratio = np.float32(1 / scale if scale else size / out)
+    source = np.floor(np.arange(out, dtype=np.float32) * ratio).astype(np.int64)
+    source = np.minimum(source, size - 1)
+    matrix = np.zeros((out, size))
+    matrix[np.arange(out), source] = 1
+    return matrix
+
+
+def bilinear_matrix(size: int, out: int, align_corners: bool, scale: float | None
+                    ) -> np.ndarray:
+    """Output ``i`` mixes the two inputs around its source position: with
+    ``align_corners`` the corners' centres line up (``i * (size - 1) / (out - 1)``),
+    without it the corners' edges do (``(i + 0.5) * scale - 0.5``, at least 0)."""
+    if out == size:  # PyTorch copies an axis whose size is unchanged, whatever the scale
+        return np.eye(size)
+    i = np.arange(out, dtype=np.float32)
+    if align_corners:
+        source = i * np.float32((size - 1) / (out - 1) if out > 1 else 0)
+    else:
+        ratio = np.float32(1 / scale if scale else size / out)
+        source = np.maximum((i + np.float32(0.5)) * ratio - np.float32(0.5), 0)
+    low = np.minimum(np.floor(source).astype(np.int64), size - 1)
+    high = np.minimum(low + 1, size - 1)
+    weight = source - low
+    matrix = np.zeros((out, size))
+    np.add.at(matrix, (np.arange(out), low), 1 - weight)
+    np.add.at(matrix, (np.arange(out), high), weight)
+    return matrix
