@@ -10,6 +10,7 @@ import warnings
 import numpy as np
 
 from .._tensor import Tensor
+from .._warnings import warn_once
 from .engine import run_backward
 from .function import Function, FunctionCtx
 from .grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
@@ -58,21 +59,15 @@ def _root_grads(outputs: tuple, grad_outputs: tuple, create_graph: bool) -> list
     return grads
 
 
-_warned_create_graph = False
-
-
-def _warn_create_graph_cycle() -> None:
-    """PyTorch warns once per process: with ``backward(create_graph=True)`` a leaf's
-    ``.grad`` has a graph that leads back to the leaf."""
-    global _warned_create_graph
-    if not _warned_create_graph:
-        _warned_create_graph = True
-        warnings.warn(
-            "Using backward() with create_graph=True will create a reference cycle between "
-            "the parameter and its gradient which can cause a memory leak. We recommend using "
-            "autograd.grad when creating the graph to avoid this. If you have to use this "
-            "function, make sure to reset the .grad fields of your parameters to None after "
-            "use to break the cycle and avoid the leak.", UserWarning, stacklevel=3)
+# PyTorch warns once per process (a C++ ``TORCH_WARN_ONCE``; every time under
+# ``torch.set_warn_always(True)``): with ``backward(create_graph=True)`` a leaf's ``.grad``
+# has a graph that leads back to the leaf.
+_CREATE_GRAPH_CYCLE = (
+    "Using backward() with create_graph=True will create a reference cycle between the "
+    "parameter and its gradient which can cause a memory leak. We recommend using "
+    "autograd.grad when creating the graph to avoid this. If you have to use this "
+    "function, make sure to reset the .grad fields of your parameters to None after use to "
+    "break the cycle and avoid the leak.")
 
 
 def backward(tensors, grad_tensors=None, retain_graph: bool | None = None,
@@ -98,7 +93,7 @@ def backward(tensors, grad_tensors=None, retain_graph: bool | None = None,
     if retain_graph is None:
         retain_graph = create_graph
     if create_graph:
-        _warn_create_graph_cycle()
+        warn_once(_CREATE_GRAPH_CYCLE)
     run_backward(outputs, _root_grads(outputs, grad_outputs, create_graph), bool(retain_graph),
                  inputs=inputs, accumulate=inputs is not None, create_graph=create_graph)
 

@@ -243,9 +243,9 @@ def test_backward_with_create_graph_warns_about_the_reference_cycle_once(monkeyp
                             check=True).stdout.strip()
 
     import minitorch_hooks
-    from minitorch_hooks import autograd
+    from minitorch_hooks import _warnings
 
-    monkeypatch.setattr(autograd, "_warned_create_graph", False)
+    monkeypatch.setattr(_warnings, "_given", set())
     x = minitorch_hooks.ones(2, requires_grad=True)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -256,3 +256,22 @@ def test_backward_with_create_graph_warns_about_the_reference_cycle_once(monkeyp
     assert len(eval(theirs)) == len(mine) == 1  # noqa: S307 - our own probe's repr
     assert eval(theirs)[0][1].startswith(mine[0][1])  # noqa: S307
     assert eval(theirs)[0][0] == mine[0][0]  # noqa: S307
+
+
+def test_backward_with_create_graph_warns_every_time_under_warn_always():
+    """``torch.set_warn_always(True)`` turns the once-per-process warning into one per
+    call, as PyTorch's own hook test of the reference cycle relies on."""
+    def scenario(torch):
+        x = torch.ones(2, requires_grad=True)
+        torch.set_warn_always(True)
+        try:
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                for _ in range(2):
+                    (x * x).sum().backward(create_graph=True)
+        finally:
+            torch.set_warn_always(False)
+        return [str(w.message).startswith("Using backward() with create_graph=True")
+                for w in caught]
+
+    assert_same_outcome(scenario)
