@@ -12,11 +12,13 @@ from .. import _warnings
 from .._tensor import TensorBase
 from ..autograd import grad_mode
 from ..autograd.grad_mode import is_grad_enabled
+from ..autograd.graph import current_autograd_node as _current_autograd_node
 from ..autograd.graph import current_graph_task_id as _current_graph_task_id
 from ..autograd.graph import will_engine_execute_node as _will_engine_execute_node
 from . import _autograd
 
-__all__ = ["TensorBase", "_WeakTensorRef", "_autograd", "_current_graph_task_id", "_get_warnAlways",
+__all__ = ["TensorBase", "_WeakTensorRef", "_autograd", "_current_autograd_node",
+           "_current_graph_task_id", "_get_warnAlways",
            "_set_grad_enabled", "_set_warnAlways", "_will_engine_execute_node",
            "is_grad_enabled"]
 

@@ -141,6 +141,7 @@ def run_backward(
         while len(ready) > floor if floor else ready:  # (a plain truth test is cheaper)
             node = heapq.heappop(ready)[1]
             grads = buffers.pop(node)
+            task.current_node = node
             # Each node starts in the pass's mode, whatever a hook of an earlier one set.
             _State.enabled = create_graph
             hooks, at_leaf = node._hooks, type(node) is AccumulateGrad
@@ -167,10 +168,14 @@ def run_backward(
                 # computes no gradient for a node that will not run; a custom one may
                 grad_inputs = _only_where_needed(grad_inputs, node.next_functions, needed,
                                                  captures)
-            if hooks is not None and hooks.post:
+            if node._hooks is not None and node._hooks.post:
+                # (a post-hook registered while the node ran, by an unpack hook say, fires
+                # too; PyTorch kept no grad_outputs for it then, so it gets an empty tuple)
+                grad_outputs = (tuple(_wrap_all(grads)) if hooks is not None and hooks.post
+                                else ())
                 grad_inputs = _unwrap_all(call_hooks(
-                    hooks.post.items(), tuple(_wrap_all(grad_inputs)),
-                    _node_hook_caller(grad_inputs, "post", tuple(_wrap_all(grads))),
+                    node._hooks.post.items(), tuple(_wrap_all(grad_inputs)),
+                    _node_hook_caller(grad_inputs, "post", grad_outputs),
                     site="node hook", owner=node))
             if not retain_graph and node._saved:
                 node._saved = None  # free the saved tensors; a second backward finds them gone

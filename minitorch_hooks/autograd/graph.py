@@ -288,12 +288,13 @@ class GraphTask:
     see it: a number of its own, and the nodes it will run (PyTorch's ``exec_info``).
     The engine enters it while it runs."""
 
-    __slots__ = ("id", "nodes", "captures", "saved_hooks_state")
+    __slots__ = ("id", "nodes", "captures", "saved_hooks_state", "current_node")
     _ids = itertools.count()
 
     def __init__(self, nodes: Any, captures: Any) -> None:
         self.id = next(GraphTask._ids)
         self.nodes, self.captures = nodes, captures
+        self.current_node: Node | None = None  # the node whose hooks or formula run now
 
     def __enter__(self) -> GraphTask:
         _running.append(self)
@@ -310,6 +311,12 @@ _running: list[GraphTask] = []  # innermost last: a hook may start a backward of
 
 _LEAF_IN_GRAD = ("A leaf node was passed to _will_engine_execute_node but we are currently "
                  "running autograd.grad(). This is currently not supported.")
+
+
+def current_autograd_node() -> Node | None:
+    """The node the engine is running now (its hooks, its formula, the unpack hooks of its
+    saved tensors), None outside backward: PyTorch's ``torch._C._current_autograd_node``."""
+    return _running[-1].current_node if _running else None
 
 
 def current_graph_task_id() -> int:

@@ -40,3 +40,31 @@ def test_a_saved_tensor_made_by_hand_uses_the_hooks_in_force():
         return saved.unpack(), events
 
     assert_same_outcome(scenario)
+
+
+def test_the_current_node_and_a_post_hook_registered_while_it_runs():
+    """An unpack hook runs inside its node's backward: ``_current_autograd_node`` is that
+    node, and a post-hook registered on it then still fires, with no grad_outputs (PyTorch
+    kept none: the node had no post-hook when it started)."""
+    def scenario(torch):
+        seen = []
+
+        def unpack(tensor):
+            node = torch._C._current_autograd_node()
+            seen.append(node.name())
+
+            def halve(grad_inputs, grad_outputs):
+                seen.append([g is None for g in grad_outputs])
+                return tuple(None if g is None else g / 2 for g in grad_inputs)
+
+            node.register_hook(halve)
+            return tensor
+
+        a = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        with torch.autograd.graph.saved_tensors_hooks(lambda t: t, unpack):
+            y = (a * a).sum()
+        outside = torch._C._current_autograd_node()
+        y.backward()
+        return outside, seen, a.grad
+
+    assert_same_outcome(scenario)
