@@ -92,3 +92,121 @@ def test_attention_bad_inputs(q, k, v, kwargs):
         return torch.nn.functional.scaled_dot_product_attention(query, key, value, **args)
 
     assert_same_outcome(scenario)
+
+
+# -- nn.MultiheadAttention -------------------------------------------------------------------
+
+def mha(torch, **kwargs):
+    """An ``nn.MultiheadAttention(8, 2)`` initialised by the generator from seed 0."""
+    torch.manual_seed(0)
+    return torch.nn.MultiheadAttention(8, 2, **kwargs)
+
+
+def test_multihead_attention_init_repr_and_state_dict():
+    def scenario(torch):
+        layer = mha(torch)
+        no_bias = mha(torch, bias=False)
+        return (repr(layer), layer.state_dict(), [n for n, _ in layer.named_parameters()],
+                repr(no_bias), list(no_bias.state_dict()), layer.head_dim, layer.batch_first,
+                layer.in_proj_bias.requires_grad)
+
+    assert_same_outcome(scenario, rtol=0, atol=0)
+
+
+def sequences(torch, batch_first=False, batched=True):
+    """Query ``(3, 2, 8)`` and key/value ``(5, 2, 8)``, or their batch-first or unbatched
+    forms, all requiring grad."""
+    q, k, v = (values(shape, seed=seed) for shape, seed in
+               (((3, 2, 8), 5), ((5, 2, 8), 6), ((5, 2, 8), 7)))
+    if not batched:
+        q, k, v = q[:, 0], k[:, 0], v[:, 0]
+    elif batch_first:
+        q, k, v = (x.transpose(1, 0, 2).copy() for x in (q, k, v))
+    return leaf(torch, q), leaf(torch, k), leaf(torch, v)
+
+
+def mha_and_grads(torch, layer, q, k, v, **kwargs):
+    out, weights = layer(q, k, v, **kwargs)
+    loss = (out * upstream(torch, out)).sum()
+    if weights is not None:
+        loss = loss + (weights * upstream(torch, weights)).sum()
+    loss.backward()
+    return (out, weights, q.grad, k.grad, v.grad,
+            {name: p.grad for name, p in layer.named_parameters()})
+
+
+KPM = np.array([[0, 0, 1, 0, 1], [0, 0, 0, 0, 0]], dtype=bool)
+CAUSAL = np.triu(np.ones((3, 5), dtype=bool), k=1)
+MHA_CASES = {
+    "plain": ({}, {}),
+    "per_head_weights": ({}, {"average_attn_weights": False}),
+    "no_weights": ({}, {"need_weights": False}),
+    "bool_attn_mask": ({}, {"attn_mask": CAUSAL}),
+    "float_attn_mask": ({}, {"attn_mask": values((3, 5), seed=8)}),
+    "per_head_3d_mask": ({}, {"attn_mask": values((4, 3, 5), seed=9)}),
+    "key_padding_mask": ({}, {"key_padding_mask": KPM}),
+    "both_masks": ({}, {"key_padding_mask": KPM, "attn_mask": CAUSAL}),
+    "mismatched_masks_warn": ({}, {"key_padding_mask": KPM, "attn_mask": values((3, 5), seed=8)}),
+    "is_causal_hint": ({}, {"attn_mask": CAUSAL, "is_causal": True}),
+    "batch_first": ({"batch_first": True}, {}),
+    "no_bias": ({"bias": False}, {}),
+    "unbatched": ({}, {"unbatched": True}),
+}
+
+
+@pytest.mark.parametrize("init_kwargs, kwargs", MHA_CASES.values(), ids=MHA_CASES.keys())
+def test_multihead_attention_values_and_gradients(init_kwargs, kwargs):
+    def scenario(torch):
+        args = dict(kwargs)
+        batched = not args.pop("unbatched", False)
+        layer = mha(torch, **init_kwargs)
+        q, k, v = sequences(torch, init_kwargs.get("batch_first", False), batched)
+        args = {name: torch.tensor(val) if isinstance(val, np.ndarray) else val
+                for name, val in args.items()}
+        return mha_and_grads(torch, layer, q, k, v, **args)
+
+    assert_same_outcome(scenario, rtol=1e-4, atol=1e-5)
+
+
+def test_multihead_self_attention_in_training_with_dropout_and_in_eval():
+    def scenario(torch):
+        layer = mha(torch, dropout=0.3)
+        x, _, _ = sequences(torch)
+        torch.manual_seed(1)
+        trained = mha_and_grads(torch, layer, x, x, x)
+        layer.eval()
+        with torch.no_grad():
+            evaluated = layer(x, x, x)
+        return trained, evaluated
+
+    assert_same_outcome(scenario, rtol=1e-4, atol=1e-5)
+
+
+def test_forward_hook_captures_the_attention_maps():
+    def scenario(torch):
+        layer, seen = mha(torch), []
+        layer.register_forward_hook(lambda module, args, output: seen.append(
+            (len(args), type(output).__name__, output[1].detach())))
+        x, _, _ = sequences(torch)
+        out = layer(x, x, x, average_attn_weights=False)
+        return seen, out[1]
+
+    assert_same_outcome(scenario, rtol=1e-5, atol=1e-6)
+
+
+MHA_BAD = {
+    "not_divisible": lambda torch: torch.nn.MultiheadAttention(8, 3),
+    "zero_heads": lambda torch: torch.nn.MultiheadAttention(8, 0),
+    "four_dim_query": lambda torch: mha(torch)(*[torch.ones(1, 3, 2, 8)] * 3),
+    "key_dims": lambda torch: mha(torch)(torch.ones(3, 2, 8), torch.ones(5, 8), torch.ones(5, 8)),
+    "padding_mask_dims": lambda torch: mha(torch)(*[torch.ones(3, 2, 8)] * 3,
+                                                  key_padding_mask=torch.ones(3, dtype=torch.bool)),
+    "attn_mask_dims": lambda torch: mha(torch)(*[torch.ones(3, 2, 8)] * 3,
+                                               attn_mask=torch.ones(3)),
+    "causal_without_mask": lambda torch: mha(torch)(*[torch.ones(3, 2, 8)] * 3, is_causal=True),
+}
+
+
+@pytest.mark.parametrize("call", MHA_BAD.values(), ids=MHA_BAD.keys())
+def test_multihead_attention_bad_inputs(call):
+    assert_same_outcome(call)

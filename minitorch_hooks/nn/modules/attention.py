@@ -1,0 +1,152 @@
+"""``MultiheadAttention``: several attention heads side by side, each looking at a slice of
+the projected queries, keys and values, then mixed back together by ``out_proj``.
+
+It returns ``(output, weights)``, so a forward hook on it receives that tuple: the usual way to
+capture attention maps.
+See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.MultiheadAttention.html>
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+from ... import _dtype
+from ..._creation import empty, zeros
+from ..._tensor import Tensor
+from .. import functional as F
+from .. import init
+from ..parameter import Parameter
+from .linear import NonDynamicallyQuantizableLinear
+from .module import Module
+
+
+def _float_mask(mask: Tensor | None, dtype: _dtype.dtype) -> Tensor | None:
+    """A boolean mask (``True`` = hidden) as the ``-inf`` it adds to the scores."""
+    if mask is None or mask.dtype != _dtype.bool:
+        return mask
+    return zeros(tuple(mask.shape), dtype=dtype).masked_fill(mask, -math.inf)
+
+
+def _check_shapes(query: Tensor, key: Tensor, value: Tensor, key_padding_mask: Tensor | None,
+                  attn_mask: Tensor | None) -> None:
+    """PyTorch asserts the number of dimensions before anything else, batched or not."""
+    if query.dim() not in (2, 3):
+        raise AssertionError("query should be unbatched 2D or batched 3D tensor but received "
+                             f"{query.dim()}-D query tensor")
+    kind = "batched (3-D)" if query.dim() == 3 else "unbatched (2-D)"
+    if key.dim() != query.dim() or value.dim() != query.dim():
+        raise AssertionError(f"For {kind} `query`, expected `key` and `value` to be "
+                             f"{query.dim()}-D but found {key.dim()}-D and {value.dim()}-D "
+                             "tensors respectively")
+    if key_padding_mask is not None and key_padding_mask.dim() != query.dim() - 1:
+        expected = "2-D" if query.dim() == 3 else "1-D"
+        raise AssertionError(f"For {kind} `query`, expected `key_padding_mask` to be `None` or "
+                             f"{expected} but found {key_padding_mask.dim()}-D tensor instead")
+    if attn_mask is not None and attn_mask.dim() not in (2, 3):
+        raise AssertionError(f"For {kind} `query`, expected `attn_mask` to be `None`, 2-D or "
+                             f"3-D but found {attn_mask.dim()}-D tensor instead")
+
+
+class MultiheadAttention(Module):
+    """Attention with ``num_heads`` heads of width ``embed_dim // num_heads``.
+
+    The query, key and value projections live in one ``(3 * embed_dim, embed_dim)``
+    parameter, ``in_proj_weight``, as in PyTorch, so state dicts load across both. Inputs are
+    ``(sequence, batch, embed_dim)`` unless ``batch_first=True``. Masks follow PyTorch's
+    convention for this module: a boolean ``True`` *hides* a position (the opposite of
+    ``F.scaled_dot_product_attention``), a float mask is added to the scores.
+    """
+
+    def __init__(self, embed_dim: int, num_heads: int, dropout: float = 0.0, bias: bool = True,
+                 batch_first: bool = False) -> None:
+        if embed_dim <= 0 or num_heads <= 0:
+            raise ValueError("embed_dim and num_heads must be greater than 0, got "
+                             f"embed_dim={embed_dim} and num_heads={num_heads} instead")
+        super().__init__()
+        self.embed_dim, self.kdim, self.vdim = embed_dim, embed_dim, embed_dim
+        self._qkv_same_embed_dim = True
+        self.num_heads, self.dropout, self.batch_first = num_heads, dropout, batch_first
+        self.head_dim = embed_dim // num_heads
+        if self.head_dim * num_heads != embed_dim:
+            raise AssertionError("embed_dim must be divisible by num_heads")
+        self.in_proj_weight = Parameter(empty((3 * embed_dim, embed_dim)))
+        for name in ("q_proj_weight", "k_proj_weight", "v_proj_weight"):
+            self.register_parameter(name, None)
+        if bias:
+            self.in_proj_bias = Parameter(empty(3 * embed_dim))
+        else:
+            self.register_parameter("in_proj_bias", None)
+        # Built before ``_reset_parameters``, so its own init draws first, as in PyTorch.
+        self.out_proj = NonDynamicallyQuantizableLinear(embed_dim, embed_dim, bias=bias)
+        self.bias_k = self.bias_v = None
+        self.add_zero_attn = False
+        self._reset_parameters()
+
+    def _reset_parameters(self) -> None:
+        """Xavier for the packed projections; zero biases, so attention starts unbiased."""
+        init.xavier_uniform_(self.in_proj_weight)
+        if self.in_proj_bias is not None:
+            init.constant_(self.in_proj_bias, 0.0)
+            init.constant_(self.out_proj.bias, 0.0)
+
+    def _heads(self, x: Tensor, part: int) -> Tensor:
+        """Project ``(length, batch, embed_dim)`` with one third of ``in_proj`` and split it
+        into ``(batch, heads, length, head_dim)``."""
+        rows = slice(part * self.embed_dim, (part + 1) * self.embed_dim)
+        bias = None if self.in_proj_bias is None else self.in_proj_bias[rows]
+        projected = F.linear(x, self.in_proj_weight[rows], bias)
+        length, batch = x.shape[0], x.shape[1]
+        return projected.reshape(length, batch, self.num_heads, self.head_dim).permute(1, 2, 0, 3)
+
+    def _mask(self, attn_mask: Tensor | None, key_padding_mask: Tensor | None,
+              batch: int, dtype: _dtype.dtype) -> Tensor | None:
+        """Both masks as one float tensor broadcasting to ``(batch, heads, L, S)``."""
+        if (attn_mask is not None and key_padding_mask is not None
+                and (attn_mask.dtype == _dtype.bool) != (key_padding_mask.dtype == _dtype.bool)):
+            warnings.warn("Support for mismatched key_padding_mask and attn_mask is deprecated. "
+                          "Use same type for both instead.", UserWarning, stacklevel=3)
+        attn_mask = _float_mask(attn_mask, dtype)
+        if attn_mask is not None and attn_mask.dim() == 3:
+            attn_mask = attn_mask.reshape(batch, self.num_heads, *attn_mask.shape[1:])
+        padding = _float_mask(key_padding_mask, dtype)
+        if padding is not None:
+            padding = padding.reshape(batch, 1, 1, padding.shape[-1])
+            attn_mask = padding if attn_mask is None else attn_mask + padding
+        return attn_mask
+
+    def forward(self, query: Tensor, key: Tensor, value: Tensor,
+                key_padding_mask: Tensor | None = None, need_weights: bool = True,
+                attn_mask: Tensor | None = None, average_attn_weights: bool = True,
+                is_causal: bool = False) -> tuple[Tensor, Tensor | None]:
+        """``is_causal`` is only a hint that ``attn_mask`` is causal: PyTorch still needs
+        the mask, and uses it."""
+        _check_shapes(query, key, value, key_padding_mask, attn_mask)
+        if is_causal and attn_mask is None:
+            raise RuntimeError("Need attn_mask if specifying the is_causal hint. You may use the "
+                               "Transformer module method `generate_square_subsequent_mask` to "
+                               "create this mask.")
+        batched = query.dim() == 3
+        if not batched:
+            query, key, value = query.unsqueeze(1), key.unsqueeze(1), value.unsqueeze(1)
+            if key_padding_mask is not None:
+                key_padding_mask = key_padding_mask.unsqueeze(0)
+        elif self.batch_first:
+            query, key, value = (x.transpose(0, 1) for x in (query, key, value))
+        length, batch = query.shape[0], query.shape[1]
+        q, k, v = self._heads(query, 0), self._heads(key, 1), self._heads(value, 2)
+        scores = (q * (1 / math.sqrt(self.head_dim))) @ k.transpose(-2, -1)
+        mask = self._mask(attn_mask, key_padding_mask, batch, query.dtype)
+        if mask is not None:
+            scores = scores + mask
+        # PyTorch returns the weights after dropout, the ones that multiplied the values.
+        weights = F.dropout(F.softmax(scores, dim=-1), self.dropout, training=self.training)
+        heads = weights @ v
+        output = self.out_proj(heads.permute(2, 0, 1, 3).reshape(length, batch, self.embed_dim))
+        if not batched:
+            output, weights = output.squeeze(1), weights.squeeze(0)
+        elif self.batch_first:
+            output = output.transpose(0, 1)
+        if not need_weights:
+            return output, None
+        return output, weights.mean(dim=-3) if average_attn_weights else weights
