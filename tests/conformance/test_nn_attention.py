@@ -194,6 +194,28 @@ def test_forward_hook_captures_the_attention_maps():
     assert_same_outcome(scenario, rtol=1e-5, atol=1e-6)
 
 
+@pytest.mark.parametrize("need_weights", [True, False], ids=["weights", "no_weights"])
+def test_multihead_attention_with_every_key_padded(need_weights):
+    """PyTorch's explicit path gives NaN rows, its fused path (no weights) gives zeros."""
+    def scenario(torch):
+        padded = torch.ones(2, 5, dtype=torch.bool)
+        return mha(torch)(*sequences(torch), key_padding_mask=padded, need_weights=need_weights)
+
+    assert_same_outcome(scenario)
+
+
+def test_multihead_attention_second_derivatives():
+    def scenario(torch):
+        layer, (q, k, v) = mha(torch), sequences(torch)
+        out, weights = layer(q, k, v, attn_mask=torch.tensor(CAUSAL))
+        inputs = (q, k, v, *layer.parameters())
+        loss = (out * upstream(torch, out)).sum() + (weights * upstream(torch, weights)).sum()
+        grads = torch.autograd.grad(loss, inputs, create_graph=True)
+        return torch.autograd.grad(sum((g * g).sum() for g in grads), inputs)
+
+    assert_same_outcome(scenario, rtol=1e-4, atol=1e-5)
+
+
 MHA_BAD = {
     "not_divisible": lambda torch: torch.nn.MultiheadAttention(8, 3),
     "zero_heads": lambda torch: torch.nn.MultiheadAttention(8, 0),
@@ -204,6 +226,17 @@ MHA_BAD = {
     "attn_mask_dims": lambda torch: mha(torch)(*[torch.ones(3, 2, 8)] * 3,
                                                attn_mask=torch.ones(3)),
     "causal_without_mask": lambda torch: mha(torch)(*[torch.ones(3, 2, 8)] * 3, is_causal=True),
+    "long_padding_mask": lambda torch: mha(torch)(
+        *[torch.ones(3, 2, 8)] * 3, key_padding_mask=torch.ones(2, 3, dtype=torch.int64)),
+    "long_attn_mask": lambda torch: mha(torch)(
+        *[torch.ones(3, 2, 8)] * 3, attn_mask=torch.ones(3, 3, dtype=torch.int64)),
+    "attn_mask_2d_shape": lambda torch: mha(torch)(*[torch.ones(3, 2, 8)] * 3,
+                                                   attn_mask=torch.ones(4, 3)),
+    "attn_mask_3d_shape": lambda torch: mha(torch)(*[torch.ones(3, 2, 8)] * 3,
+                                                   attn_mask=torch.ones(2, 3, 3)),
+    "embed_dim": lambda torch: mha(torch)(*[torch.ones(3, 2, 6)] * 3),
+    "key_value_shapes": lambda torch: mha(torch)(torch.ones(3, 2, 8), torch.ones(4, 2, 8),
+                                                 torch.ones(3, 2, 8)),
 }
 
 

@@ -21,9 +21,13 @@ from .linear import NonDynamicallyQuantizableLinear
 from .module import Module
 
 
-def _float_mask(mask: Tensor | None, dtype: _dtype.dtype) -> Tensor | None:
+def _float_mask(mask: Tensor | None, name: str, dtype: _dtype.dtype) -> Tensor | None:
     """A boolean mask (``True`` = hidden) as the ``-inf`` it adds to the scores."""
-    if mask is None or mask.dtype != _dtype.bool:
+    if mask is None:
+        return None
+    if mask.dtype != _dtype.bool and not mask.is_floating_point():
+        raise AssertionError(f"only bool and floating types of {name} are supported")
+    if mask.dtype != _dtype.bool:
         return mask
     return zeros(tuple(mask.shape), dtype=dtype).masked_fill(mask, -math.inf)
 
@@ -99,6 +103,22 @@ class MultiheadAttention(Module):
         length, batch = x.shape[0], x.shape[1]
         return projected.reshape(length, batch, self.num_heads, self.head_dim).permute(1, 2, 0, 3)
 
+    def _check_sizes(self, query: Tensor, key: Tensor, value: Tensor,
+                     attn_mask: Tensor | None) -> None:
+        """Sizes PyTorch checks once the inputs are ``(length, batch, embed_dim)``."""
+        if query.shape[-1] != self.embed_dim:
+            raise AssertionError(f"was expecting embedding dimension of {self.embed_dim}, but "
+                                 f"got {query.shape[-1]}")
+        if key.shape != value.shape:
+            raise AssertionError(f"key shape {key.shape} does not match value shape "
+                                 f"{value.shape}")
+        expected = (query.shape[0], key.shape[0])
+        if attn_mask is not None and attn_mask.dim() == 3:
+            expected = (query.shape[1] * self.num_heads, *expected)
+        if attn_mask is not None and tuple(attn_mask.shape) != expected:
+            raise RuntimeError(f"The shape of the {attn_mask.dim()}D attn_mask is "
+                               f"{attn_mask.shape}, but should be {expected}.")
+
     def _mask(self, attn_mask: Tensor | None, key_padding_mask: Tensor | None,
               batch: int, dtype: _dtype.dtype) -> Tensor | None:
         """Both masks as one float tensor broadcasting to ``(batch, heads, L, S)``."""
@@ -106,10 +126,10 @@ class MultiheadAttention(Module):
                 and (attn_mask.dtype == _dtype.bool) != (key_padding_mask.dtype == _dtype.bool)):
             warnings.warn("Support for mismatched key_padding_mask and attn_mask is deprecated. "
                           "Use same type for both instead.", UserWarning, stacklevel=3)
-        attn_mask = _float_mask(attn_mask, dtype)
+        padding = _float_mask(key_padding_mask, "key_padding_mask", dtype)
+        attn_mask = _float_mask(attn_mask, "attn_mask", dtype)
         if attn_mask is not None and attn_mask.dim() == 3:
             attn_mask = attn_mask.reshape(batch, self.num_heads, *attn_mask.shape[1:])
-        padding = _float_mask(key_padding_mask, dtype)
         if padding is not None:
             padding = padding.reshape(batch, 1, 1, padding.shape[-1])
             attn_mask = padding if attn_mask is None else attn_mask + padding
@@ -133,20 +153,29 @@ class MultiheadAttention(Module):
                 key_padding_mask = key_padding_mask.unsqueeze(0)
         elif self.batch_first:
             query, key, value = (x.transpose(0, 1) for x in (query, key, value))
+        self._check_sizes(query, key, value, attn_mask)
         length, batch = query.shape[0], query.shape[1]
         q, k, v = self._heads(query, 0), self._heads(key, 1), self._heads(value, 2)
-        scores = (q * (1 / math.sqrt(self.head_dim))) @ k.transpose(-2, -1)
         mask = self._mask(attn_mask, key_padding_mask, batch, query.dtype)
-        if mask is not None:
-            scores = scores + mask
-        # PyTorch returns the weights after dropout, the ones that multiplied the values.
-        weights = F.dropout(F.softmax(scores, dim=-1), self.dropout, training=self.training)
-        heads = weights @ v
+        dropout = self.dropout if self.training else 0.0
+        weights = None
+        if need_weights:
+            scores = (q * (1 / math.sqrt(self.head_dim))) @ k.transpose(-2, -1)
+            if mask is not None:
+                scores = scores + mask
+            # PyTorch returns the weights after dropout, the ones that multiplied the values.
+            weights = F.dropout(F.softmax(scores, dim=-1), dropout)
+            heads = weights @ v
+        else:
+            # Without weights PyTorch calls the fused function, whose fully masked rows give
+            # zeros where the explicit softmax above gives NaN.
+            heads = F.scaled_dot_product_attention(q, k, v, mask, dropout)
         output = self.out_proj(heads.permute(2, 0, 1, 3).reshape(length, batch, self.embed_dim))
         if not batched:
-            output, weights = output.squeeze(1), weights.squeeze(0)
+            output = output.squeeze(1)
+            weights = None if weights is None else weights.squeeze(0)
         elif self.batch_first:
             output = output.transpose(0, 1)
-        if not need_weights:
-            return output, None
-        return output, weights.mean(dim=-3) if average_attn_weights else weights
+        if weights is not None and average_attn_weights:
+            weights = weights.mean(dim=-3)
+        return output, weights
