@@ -106,7 +106,10 @@ def test_multihead_attention_init_repr_and_state_dict():
     def scenario(torch):
         layer = mha(torch)
         no_bias = mha(torch, bias=False)
-        return (repr(layer), layer.state_dict(), [n for n, _ in layer.named_parameters()],
+        other_widths = mha(torch, kdim=6, vdim=5, dtype=torch.float64)
+        return (repr(layer), layer.state_dict(), other_widths.state_dict(),
+                [n for n, _ in other_widths.named_parameters()], other_widths._qkv_same_embed_dim,
+                [n for n, _ in layer.named_parameters()],
                 repr(no_bias), list(no_bias.state_dict()), layer.head_dim, layer.batch_first,
                 layer.in_proj_bias.requires_grad)
 
@@ -137,6 +140,16 @@ def mha_and_grads(torch, layer, q, k, v, **kwargs):
 
 KPM = np.array([[0, 0, 1, 0, 1], [0, 0, 0, 0, 0]], dtype=bool)
 CAUSAL = np.triu(np.ones((3, 5), dtype=bool), k=1)
+def test_multihead_attention_with_keys_and_values_of_other_widths():
+    def scenario(torch):
+        layer = mha(torch, kdim=6, vdim=5)
+        q = leaf(torch, values((3, 2, 8), seed=5))
+        k, v = leaf(torch, values((4, 2, 6), seed=6)), leaf(torch, values((4, 2, 5), seed=7))
+        return mha_and_grads(torch, layer, q, k, v)
+
+    assert_same_outcome(scenario, rtol=1e-4, atol=1e-5)
+
+
 MHA_CASES = {
     "plain": ({}, {}),
     "per_head_weights": ({}, {"average_attn_weights": False}),
@@ -235,6 +248,8 @@ MHA_BAD = {
     "attn_mask_3d_shape": lambda torch: mha(torch)(*[torch.ones(3, 2, 8)] * 3,
                                                    attn_mask=torch.ones(2, 3, 3)),
     "embed_dim": lambda torch: mha(torch)(*[torch.ones(3, 2, 6)] * 3),
+    "other_widths_lengths": lambda torch: mha(torch, kdim=6, vdim=5)(
+        torch.ones(3, 2, 8), torch.ones(4, 2, 6), torch.ones(3, 2, 5)),
     "key_value_shapes": lambda torch: mha(torch)(torch.ones(3, 2, 8), torch.ones(4, 2, 8),
                                                  torch.ones(3, 2, 8)),
 }

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import warnings
+from typing import Any
 
 from ... import _dtype
 from ..._creation import empty, zeros
@@ -63,43 +64,69 @@ class MultiheadAttention(Module):
     """
 
     def __init__(self, embed_dim: int, num_heads: int, dropout: float = 0.0, bias: bool = True,
-                 batch_first: bool = False) -> None:
+                 add_bias_kv: bool = False, add_zero_attn: bool = False,
+                 kdim: int | None = None, vdim: int | None = None, batch_first: bool = False,
+                 device: Any = None, dtype: _dtype.dtype | None = None) -> None:
         if embed_dim <= 0 or num_heads <= 0:
             raise ValueError("embed_dim and num_heads must be greater than 0, got "
                              f"embed_dim={embed_dim} and num_heads={num_heads} instead")
+        if add_bias_kv or add_zero_attn:
+            raise NotImplementedError("minitorch_hooks' MultiheadAttention has no add_bias_kv "
+                                      "or add_zero_attn")
         super().__init__()
-        self.embed_dim, self.kdim, self.vdim = embed_dim, embed_dim, embed_dim
-        self._qkv_same_embed_dim = True
+        self.embed_dim = embed_dim
+        self.kdim = embed_dim if kdim is None else kdim
+        self.vdim = embed_dim if vdim is None else vdim
+        self._qkv_same_embed_dim = self.kdim == embed_dim and self.vdim == embed_dim
         self.num_heads, self.dropout, self.batch_first = num_heads, dropout, batch_first
         self.head_dim = embed_dim // num_heads
         if self.head_dim * num_heads != embed_dim:
             raise AssertionError("embed_dim must be divisible by num_heads")
-        self.in_proj_weight = Parameter(empty((3 * embed_dim, embed_dim)))
-        for name in ("q_proj_weight", "k_proj_weight", "v_proj_weight"):
-            self.register_parameter(name, None)
+        factory = {"device": device, "dtype": dtype}
+        if self._qkv_same_embed_dim:
+            self.in_proj_weight = Parameter(empty((3 * embed_dim, embed_dim), **factory))
+            for name in ("q_proj_weight", "k_proj_weight", "v_proj_weight"):
+                self.register_parameter(name, None)
+        else:
+            # Keys and values of other widths need projections of their own.
+            self.q_proj_weight = Parameter(empty((embed_dim, embed_dim), **factory))
+            self.k_proj_weight = Parameter(empty((embed_dim, self.kdim), **factory))
+            self.v_proj_weight = Parameter(empty((embed_dim, self.vdim), **factory))
+            self.register_parameter("in_proj_weight", None)
         if bias:
-            self.in_proj_bias = Parameter(empty(3 * embed_dim))
+            self.in_proj_bias = Parameter(empty(3 * embed_dim, **factory))
         else:
             self.register_parameter("in_proj_bias", None)
         # Built before ``_reset_parameters``, so its own init draws first, as in PyTorch.
-        self.out_proj = NonDynamicallyQuantizableLinear(embed_dim, embed_dim, bias=bias)
+        self.out_proj = NonDynamicallyQuantizableLinear(embed_dim, embed_dim, bias, **factory)
         self.bias_k = self.bias_v = None
         self.add_zero_attn = False
         self._reset_parameters()
 
+    def _projections(self) -> list[Tensor]:
+        """The query, key and value projection weights, packed or separate."""
+        if self._qkv_same_embed_dim:
+            return [self.in_proj_weight[i * self.embed_dim:(i + 1) * self.embed_dim]
+                    for i in range(3)]
+        return [self.q_proj_weight, self.k_proj_weight, self.v_proj_weight]
+
     def _reset_parameters(self) -> None:
-        """Xavier for the packed projections; zero biases, so attention starts unbiased."""
-        init.xavier_uniform_(self.in_proj_weight)
+        """Xavier for the projections; zero biases, so attention starts unbiased."""
+        if self._qkv_same_embed_dim:
+            init.xavier_uniform_(self.in_proj_weight)
+        else:
+            for weight in self._projections():
+                init.xavier_uniform_(weight)
         if self.in_proj_bias is not None:
             init.constant_(self.in_proj_bias, 0.0)
             init.constant_(self.out_proj.bias, 0.0)
 
-    def _heads(self, x: Tensor, part: int) -> Tensor:
-        """Project ``(length, batch, embed_dim)`` with one third of ``in_proj`` and split it
-        into ``(batch, heads, length, head_dim)``."""
+    def _heads(self, x: Tensor, weight: Tensor, part: int) -> Tensor:
+        """Project ``(length, batch, width)`` with the query, key or value projection and
+        split it into ``(batch, heads, length, head_dim)``."""
         rows = slice(part * self.embed_dim, (part + 1) * self.embed_dim)
         bias = None if self.in_proj_bias is None else self.in_proj_bias[rows]
-        projected = F.linear(x, self.in_proj_weight[rows], bias)
+        projected = F.linear(x, weight, bias)
         length, batch = x.shape[0], x.shape[1]
         return projected.reshape(length, batch, self.num_heads, self.head_dim).permute(1, 2, 0, 3)
 
@@ -109,7 +136,10 @@ class MultiheadAttention(Module):
         if query.shape[-1] != self.embed_dim:
             raise AssertionError(f"was expecting embedding dimension of {self.embed_dim}, but "
                                  f"got {query.shape[-1]}")
-        if key.shape != value.shape:
+        if not self._qkv_same_embed_dim and key.shape[:2] != value.shape[:2]:
+            raise AssertionError(f"key's sequence and batch dims {key.shape[:2]} do not match "
+                                 f"value's {value.shape[:2]}")
+        if self._qkv_same_embed_dim and key.shape != value.shape:
             raise AssertionError(f"key shape {key.shape} does not match value shape "
                                  f"{value.shape}")
         expected = (query.shape[0], key.shape[0])
@@ -155,7 +185,8 @@ class MultiheadAttention(Module):
             query, key, value = (x.transpose(0, 1) for x in (query, key, value))
         self._check_sizes(query, key, value, attn_mask)
         length, batch = query.shape[0], query.shape[1]
-        q, k, v = self._heads(query, 0), self._heads(key, 1), self._heads(value, 2)
+        q, k, v = (self._heads(x, weight, part) for part, (x, weight) in
+                   enumerate(zip((query, key, value), self._projections())))
         mask = self._mask(attn_mask, key_padding_mask, batch, query.dtype)
         dropout = self.dropout if self.training else 0.0
         weights = None
