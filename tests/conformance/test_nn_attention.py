@@ -258,3 +258,17 @@ MHA_BAD = {
 @pytest.mark.parametrize("call", MHA_BAD.values(), ids=MHA_BAD.keys())
 def test_multihead_attention_bad_inputs(call):
     assert_same_outcome(call)
+
+
+@pytest.mark.parametrize("need_weights", [True, False], ids=["weights", "no_weights"])
+def test_full_backward_hook_on_multihead_attention(need_weights):
+    def scenario(torch):
+        layer, seen = mha(torch), []
+        layer.register_full_backward_hook(lambda module, grad_input, grad_output: seen.append(
+            (grad_input, grad_output)))
+        q, k, v = sequences(torch)
+        out, _ = layer(q, k, v, need_weights=need_weights)
+        (out * upstream(torch, out)).sum().backward()
+        return seen, q.grad
+
+    assert_same_outcome(scenario, rtol=1e-4, atol=1e-5)
