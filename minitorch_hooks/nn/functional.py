@@ -726,9 +726,21 @@ def _check_attention_inputs(query: Tensor, key: Tensor, value: Tensor,
                            f"query.dtype: {_c_name(query.dtype)} instead.")
 
 
+def _share_heads(x: Tensor, heads: int) -> Tensor:
+    """Grouped-query attention: repeat each key or value head for the query heads it
+    serves, ``(..., h, S, E)`` to ``(..., heads, S, E)`` (``repeat_interleave`` on the heads)."""
+    if heads % x.size(-3) != 0:
+        raise RuntimeError("Number of heads in key and value must divide the number of heads "
+                           "in ")
+    shape = tuple(x.shape)
+    grouped = x.unsqueeze(-3).expand(*shape[:-2], heads // shape[-3], *shape[-2:])
+    return grouped.reshape(*shape[:-3], heads, *shape[-2:])
+
+
 def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor,
                                  attn_mask: Tensor | None = None, dropout_p: float = 0.0,
-                                 is_causal: bool = False, scale: float | None = None) -> Tensor:
+                                 is_causal: bool = False, scale: float | None = None,
+                                 enable_gqa: bool = False) -> Tensor:
     """``softmax(query @ key.T * scale + mask) @ value``: each query position takes a
     weighted average of the values, weighted by how well it matches each key.
 
@@ -737,9 +749,12 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor,
     says which keys a query may attend to (``True`` takes part); a float mask is added to the
     scores; ``is_causal`` hides the future. A query whose keys are all masked gets zeros
     instead of the NaN a plain softmax would give, as PyTorch's ``_safe_softmax`` does.
+    ``enable_gqa`` lets a few key and value heads serve many query heads.
     See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.functional.scaled_dot_product_attention.html>
     """
     _check_attention_inputs(query, key, value, attn_mask, dropout_p, is_causal)
+    if enable_gqa:
+        key, value = _share_heads(key, query.size(-3)), _share_heads(value, query.size(-3))
     if scale is None:
         scale = 1 / math.sqrt(query.shape[-1])
     scores = matmul(query, key.transpose(-2, -1)) * scale

@@ -36,6 +36,8 @@ CASES = {
     "causal_more_keys": (Q, K, V, {"is_causal": True}),
     "heads": ((2, 2, 3, 4), (2, 2, 5, 4), (2, 2, 5, 6), {"attn_mask": BOOL_MASK}),
     "two_dims": ((3, 4), (5, 4), (5, 6), {}),
+    "grouped_query_heads": ((2, 4, 3, 4), (2, 2, 5, 4), (2, 2, 5, 6), {"enable_gqa": True}),
+    "grouped_query_heads_mixed": ((2, 4, 3, 4), (2, 2, 5, 4), (2, 4, 5, 6), {"enable_gqa": True}),
 }
 
 
@@ -75,6 +77,8 @@ BAD = {
     "dtypes_differ": (Q, K, V, {"value_dtype": "float64"}),
     "dropout_above_one": (Q, K, V, {"dropout_p": 1.5}),
     "dropout_below_zero": (Q, K, V, {"dropout_p": -0.1}),
+    "gqa_heads_do_not_divide": ((2, 4, 3, 4), (2, 3, 5, 4), (2, 3, 5, 6), {"enable_gqa": True}),
+    "gqa_two_dim_key": ((2, 4, 3, 4), (5, 4), (5, 6), {"enable_gqa": True}),
     "long_mask": (Q, K, V, {"attn_mask": np.zeros((3, 5), np.int64)}),
     "mask_shape": (Q, K, V, {"attn_mask": np.zeros((4, 5), np.float32)}),
 }
