@@ -26,6 +26,7 @@ from .modules import (
     ModuleDict,
     ModuleList,
     MSELoss,
+    MultiheadAttention,
     NLLLoss,
     ReLU,
     Sequential,
@@ -41,7 +42,8 @@ from .parameter import Buffer, Parameter, UninitializedBuffer, UninitializedPara
 __all__ = ["AdaptiveAvgPool2d", "AvgPool2d", "BatchNorm1d", "BatchNorm2d", "Buffer", "Conv1d",
            "Conv2d", "CrossEntropyLoss", "Dropout", "Embedding", "Flatten", "GELU", "GroupNorm",
            "Identity", "L1Loss", "LayerNorm", "LazyLinear", "LeakyReLU", "Linear", "LogSoftmax",
-           "MSELoss", "MaxPool2d", "Module", "ModuleDict", "ModuleList", "NLLLoss", "Parameter",
+           "MSELoss", "MaxPool2d", "Module", "ModuleDict", "ModuleList", "MultiheadAttention",
+           "NLLLoss", "Parameter",
            "ReLU", "Sequential", "SiLU", "Sigmoid", "Softmax", "Softmin", "Tanh",
            "UninitializedBuffer", "UninitializedParameter", "Upsample", "functional", "init",
            "modules", "utils"]

@@ -31,14 +31,14 @@ from .._ops.linalg import addmm, matmul
 from .._ops.pointwise import _broadcast_check, abs, add, sigmoid, sub, tanh
 from .._ops.reduction import mean, sum
 from .._ops.shape import expand, reshape, squeeze, t, unsqueeze, view
-from .._tensor import Tensor
+from .._tensor import Tensor, _c_name
 from ..autograd.grad_mode import no_grad
 
 __all__ = ["adaptive_avg_pool2d", "avg_pool2d", "batch_norm", "conv1d", "conv2d", "cross_entropy",
            "dropout", "embedding", "gelu", "group_norm", "interpolate", "l1_loss", "layer_norm",
            "leaky_relu", "leaky_relu_", "linear", "log_softmax", "max_pool2d",
-           "max_pool2d_with_indices", "mse_loss", "nll_loss", "pad", "relu", "relu_", "sigmoid",
-           "silu", "softmax", "softmin", "tanh"]
+           "max_pool2d_with_indices", "mse_loss", "nll_loss", "pad", "relu", "relu_",
+           "scaled_dot_product_attention", "sigmoid", "silu", "softmax", "softmin", "tanh"]
 
 gelu = _activation.gelu
 
@@ -700,3 +700,73 @@ def interpolate(input: Tensor, size: Any = None, scale_factor: Any = None,
                   for length, o, s in zip(spatial, out, scales))
     return _pooling.separable(input, rows, cols, _pooling.UpsampleBilinear2DBackward0,
                               align_corners=align, **attributes)
+
+
+def _check_attention_inputs(query: Tensor, key: Tensor, value: Tensor,
+                            attn_mask: Tensor | None, dropout_p: float, is_causal: bool) -> None:
+    """The checks PyTorch makes before choosing an attention kernel, with its messages."""
+    if attn_mask is not None and is_causal:
+        raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be "
+                           "set when is_causal=True")
+    if min(query.dim(), key.dim(), value.dim()) < 2:
+        raise RuntimeError(
+            "Expected query, key, and value to all be  at least 2 dimensional, but got "
+            f"query.dim: {query.dim()} key.dim: {key.dim()} and value.dim: {value.dim()} "
+            "instead.")
+    if dropout_p > 1.0:  # a negative p means no dropout: PyTorch never checks it
+        raise RuntimeError(f"dropout probability has to be between 0 and 1, but got {dropout_p}")
+    if not query.dtype == key.dtype == value.dtype:
+        raise RuntimeError("Expected query, key, and value to have the same dtype, but got "
+                           f"query.dtype: {_c_name(query.dtype)} key.dtype: {_c_name(key.dtype)} "
+                           f"and value.dtype: {_c_name(value.dtype)} instead.")
+    if attn_mask is not None and attn_mask.dtype not in (_dtype.bool, _dtype.float32,
+                                                         query.dtype):
+        raise RuntimeError("Expected attn_mask dtype to be bool or float or to match query "
+                           f"dtype, but got attn_mask.dtype: {_c_name(attn_mask.dtype)} and  "
+                           f"query.dtype: {_c_name(query.dtype)} instead.")
+
+
+def _share_heads(x: Tensor, heads: int) -> Tensor:
+    """Grouped-query attention: repeat each key or value head for the query heads it
+    serves, ``(..., h, S, E)`` to ``(..., heads, S, E)`` (``repeat_interleave`` on the heads)."""
+    if heads % x.size(-3) != 0:
+        raise RuntimeError("Number of heads in key and value must divide the number of heads "
+                           "in ")
+    shape = tuple(x.shape)
+    grouped = x.unsqueeze(-3).expand(*shape[:-2], heads // shape[-3], *shape[-2:])
+    return grouped.reshape(*shape[:-3], heads, *shape[-2:])
+
+
+def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor,
+                                 attn_mask: Tensor | None = None, dropout_p: float = 0.0,
+                                 is_causal: bool = False, scale: float | None = None,
+                                 enable_gqa: bool = False) -> Tensor:
+    """``softmax(query @ key.T * scale + mask) @ value``: each query position takes a
+    weighted average of the values, weighted by how well it matches each key.
+
+    Built from recorded ops (matmul, masked_fill, softmax, dropout), as PyTorch's reference
+    "math" kernel is, so its first and second derivatives come from those ops. A boolean mask
+    says which keys a query may attend to (``True`` takes part); a float mask is added to the
+    scores; ``is_causal`` hides the future. A query whose keys are all masked gets zeros
+    instead of the NaN a plain softmax would give, as PyTorch's ``_safe_softmax`` does.
+    ``enable_gqa`` lets a few key and value heads serve many query heads.
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.functional.scaled_dot_product_attention.html>
+    """
+    _check_attention_inputs(query, key, value, attn_mask, dropout_p, is_causal)
+    if enable_gqa:
+        key, value = _share_heads(key, query.size(-3)), _share_heads(value, query.size(-3))
+    if scale is None:
+        scale = 1 / math.sqrt(query.shape[-1])
+    scores = matmul(query, key.transpose(-2, -1)) * scale
+    if is_causal:
+        length, source = query.shape[-2], key.shape[-2]
+        attn_mask = Tensor._wrap(np.tril(np.ones((length, source), dtype=bool)))
+    if attn_mask is not None and attn_mask.dtype == _dtype.bool:
+        scores = scores.masked_fill(attn_mask.logical_not(), -math.inf)
+    elif attn_mask is not None:
+        scores = scores + attn_mask
+    hidden = Tensor._wrap(np.isneginf(scores._data).all(-1, keepdims=True))
+    weights = softmax(scores.masked_fill(hidden, 0.0), dim=-1).masked_fill(hidden, 0.0)
+    if dropout_p > 0.0:
+        weights = dropout(weights, dropout_p)
+    return matmul(weights, value)

@@ -109,3 +109,10 @@ class LazyLinear(LazyModuleMixin, Linear):
                                      "is not equal to in_features from self.weight: "
                                      f"{self.weight.shape[-1]}")
             self.in_features = input.shape[-1]
+
+
+class NonDynamicallyQuantizableLinear(Linear):
+    """A plain ``Linear`` under another name: PyTorch gives ``MultiheadAttention.out_proj``
+    this class so its quantization tools leave it alone, and the name shows in the repr.
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.MultiheadAttention.html>
+    """

@@ -1,0 +1,212 @@
+"""``MultiheadAttention``: several attention heads side by side, each looking at a slice of
+the projected queries, keys and values, then mixed back together by ``out_proj``.
+
+It returns ``(output, weights)``, so a forward hook on it receives that tuple: the usual way to
+capture attention maps.
+See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.MultiheadAttention.html>
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from typing import Any
+
+from ... import _dtype
+from ..._creation import empty, zeros
+from ..._tensor import Tensor
+from .. import functional as F
+from .. import init
+from ..parameter import Parameter
+from .linear import NonDynamicallyQuantizableLinear
+from .module import Module
+
+
+def _float_mask(mask: Tensor | None, name: str, dtype: _dtype.dtype) -> Tensor | None:
+    """A boolean mask (``True`` = hidden) as the ``-inf`` it adds to the scores."""
+    if mask is None:
+        return None
+    if mask.dtype != _dtype.bool and not mask.is_floating_point():
+        raise AssertionError(f"only bool and floating types of {name} are supported")
+    if mask.dtype != _dtype.bool:
+        return mask
+    return zeros(tuple(mask.shape), dtype=dtype).masked_fill(mask, -math.inf)
+
+
+def _check_shapes(query: Tensor, key: Tensor, value: Tensor, key_padding_mask: Tensor | None,
+                  attn_mask: Tensor | None) -> None:
+    """PyTorch asserts the number of dimensions before anything else, batched or not."""
+    if query.dim() not in (2, 3):
+        raise AssertionError("query should be unbatched 2D or batched 3D tensor but received "
+                             f"{query.dim()}-D query tensor")
+    kind = "batched (3-D)" if query.dim() == 3 else "unbatched (2-D)"
+    if key.dim() != query.dim() or value.dim() != query.dim():
+        raise AssertionError(f"For {kind} `query`, expected `key` and `value` to be "
+                             f"{query.dim()}-D but found {key.dim()}-D and {value.dim()}-D "
+                             "tensors respectively")
+    if key_padding_mask is not None and key_padding_mask.dim() != query.dim() - 1:
+        expected = "2-D" if query.dim() == 3 else "1-D"
+        raise AssertionError(f"For {kind} `query`, expected `key_padding_mask` to be `None` or "
+                             f"{expected} but found {key_padding_mask.dim()}-D tensor instead")
+    if attn_mask is not None and attn_mask.dim() not in (2, 3):
+        raise AssertionError(f"For {kind} `query`, expected `attn_mask` to be `None`, 2-D or "
+                             f"3-D but found {attn_mask.dim()}-D tensor instead")
+
+
+class MultiheadAttention(Module):
+    """Attention with ``num_heads`` heads of width ``embed_dim // num_heads``.
+
+    The query, key and value projections live in one ``(3 * embed_dim, embed_dim)``
+    parameter, ``in_proj_weight``, as in PyTorch, so state dicts load across both. Inputs are
+    ``(sequence, batch, embed_dim)`` unless ``batch_first=True``. Masks follow PyTorch's
+    convention for this module: a boolean ``True`` *hides* a position (the opposite of
+    ``F.scaled_dot_product_attention``), a float mask is added to the scores.
+    """
+
+    def __init__(self, embed_dim: int, num_heads: int, dropout: float = 0.0, bias: bool = True,
+                 add_bias_kv: bool = False, add_zero_attn: bool = False,
+                 kdim: int | None = None, vdim: int | None = None, batch_first: bool = False,
+                 device: Any = None, dtype: _dtype.dtype | None = None) -> None:
+        if embed_dim <= 0 or num_heads <= 0:
+            raise ValueError("embed_dim and num_heads must be greater than 0, got "
+                             f"embed_dim={embed_dim} and num_heads={num_heads} instead")
+        if add_bias_kv or add_zero_attn:
+            raise NotImplementedError("minitorch_hooks' MultiheadAttention has no add_bias_kv "
+                                      "or add_zero_attn")
+        super().__init__()
+        self.embed_dim = embed_dim
+        self.kdim = embed_dim if kdim is None else kdim
+        self.vdim = embed_dim if vdim is None else vdim
+        self._qkv_same_embed_dim = self.kdim == embed_dim and self.vdim == embed_dim
+        self.num_heads, self.dropout, self.batch_first = num_heads, dropout, batch_first
+        self.head_dim = embed_dim // num_heads
+        if self.head_dim * num_heads != embed_dim:
+            raise AssertionError("embed_dim must be divisible by num_heads")
+        factory = {"device": device, "dtype": dtype}
+        if self._qkv_same_embed_dim:
+            self.in_proj_weight = Parameter(empty((3 * embed_dim, embed_dim), **factory))
+            for name in ("q_proj_weight", "k_proj_weight", "v_proj_weight"):
+                self.register_parameter(name, None)
+        else:
+            # Keys and values of other widths need projections of their own.
+            self.q_proj_weight = Parameter(empty((embed_dim, embed_dim), **factory))
+            self.k_proj_weight = Parameter(empty((embed_dim, self.kdim), **factory))
+            self.v_proj_weight = Parameter(empty((embed_dim, self.vdim), **factory))
+            self.register_parameter("in_proj_weight", None)
+        if bias:
+            self.in_proj_bias = Parameter(empty(3 * embed_dim, **factory))
+        else:
+            self.register_parameter("in_proj_bias", None)
+        # Built before ``_reset_parameters``, so its own init draws first, as in PyTorch.
+        self.out_proj = NonDynamicallyQuantizableLinear(embed_dim, embed_dim, bias, **factory)
+        self.bias_k = self.bias_v = None
+        self.add_zero_attn = False
+        self._reset_parameters()
+
+    def _projections(self) -> list[Tensor]:
+        """The query, key and value projection weights, packed or separate."""
+        if self._qkv_same_embed_dim:
+            return [self.in_proj_weight[i * self.embed_dim:(i + 1) * self.embed_dim]
+                    for i in range(3)]
+        return [self.q_proj_weight, self.k_proj_weight, self.v_proj_weight]
+
+    def _reset_parameters(self) -> None:
+        """Xavier for the projections; zero biases, so attention starts unbiased."""
+        if self._qkv_same_embed_dim:
+            init.xavier_uniform_(self.in_proj_weight)
+        else:
+            for weight in self._projections():
+                init.xavier_uniform_(weight)
+        if self.in_proj_bias is not None:
+            init.constant_(self.in_proj_bias, 0.0)
+            init.constant_(self.out_proj.bias, 0.0)
+
+    def _heads(self, x: Tensor, weight: Tensor, part: int) -> Tensor:
+        """Project ``(length, batch, width)`` with the query, key or value projection and
+        split it into ``(batch, heads, length, head_dim)``."""
+        rows = slice(part * self.embed_dim, (part + 1) * self.embed_dim)
+        bias = None if self.in_proj_bias is None else self.in_proj_bias[rows]
+        projected = F.linear(x, weight, bias)
+        length, batch = x.shape[0], x.shape[1]
+        return projected.reshape(length, batch, self.num_heads, self.head_dim).permute(1, 2, 0, 3)
+
+    def _check_sizes(self, query: Tensor, key: Tensor, value: Tensor,
+                     attn_mask: Tensor | None) -> None:
+        """Sizes PyTorch checks once the inputs are ``(length, batch, embed_dim)``."""
+        if query.shape[-1] != self.embed_dim:
+            raise AssertionError(f"was expecting embedding dimension of {self.embed_dim}, but "
+                                 f"got {query.shape[-1]}")
+        if not self._qkv_same_embed_dim and key.shape[:2] != value.shape[:2]:
+            raise AssertionError(f"key's sequence and batch dims {key.shape[:2]} do not match "
+                                 f"value's {value.shape[:2]}")
+        if self._qkv_same_embed_dim and key.shape != value.shape:
+            raise AssertionError(f"key shape {key.shape} does not match value shape "
+                                 f"{value.shape}")
+        expected = (query.shape[0], key.shape[0])
+        if attn_mask is not None and attn_mask.dim() == 3:
+            expected = (query.shape[1] * self.num_heads, *expected)
+        if attn_mask is not None and tuple(attn_mask.shape) != expected:
+            raise RuntimeError(f"The shape of the {attn_mask.dim()}D attn_mask is "
+                               f"{attn_mask.shape}, but should be {expected}.")
+
+    def _mask(self, attn_mask: Tensor | None, key_padding_mask: Tensor | None,
+              batch: int, dtype: _dtype.dtype) -> Tensor | None:
+        """Both masks as one float tensor broadcasting to ``(batch, heads, L, S)``."""
+        if (attn_mask is not None and key_padding_mask is not None
+                and (attn_mask.dtype == _dtype.bool) != (key_padding_mask.dtype == _dtype.bool)):
+            warnings.warn("Support for mismatched key_padding_mask and attn_mask is deprecated. "
+                          "Use same type for both instead.", UserWarning, stacklevel=3)
+        padding = _float_mask(key_padding_mask, "key_padding_mask", dtype)
+        attn_mask = _float_mask(attn_mask, "attn_mask", dtype)
+        if attn_mask is not None and attn_mask.dim() == 3:
+            attn_mask = attn_mask.reshape(batch, self.num_heads, *attn_mask.shape[1:])
+        if padding is not None:
+            padding = padding.reshape(batch, 1, 1, padding.shape[-1])
+            attn_mask = padding if attn_mask is None else attn_mask + padding
+        return attn_mask
+
+    def forward(self, query: Tensor, key: Tensor, value: Tensor,
+                key_padding_mask: Tensor | None = None, need_weights: bool = True,
+                attn_mask: Tensor | None = None, average_attn_weights: bool = True,
+                is_causal: bool = False) -> tuple[Tensor, Tensor | None]:
+        """``is_causal`` is only a hint that ``attn_mask`` is causal: PyTorch still needs
+        the mask, and uses it."""
+        _check_shapes(query, key, value, key_padding_mask, attn_mask)
+        if is_causal and attn_mask is None:
+            raise RuntimeError("Need attn_mask if specifying the is_causal hint. You may use the "
+                               "Transformer module method `generate_square_subsequent_mask` to "
+                               "create this mask.")
+        batched = query.dim() == 3
+        if not batched:
+            query, key, value = query.unsqueeze(1), key.unsqueeze(1), value.unsqueeze(1)
+            if key_padding_mask is not None:
+                key_padding_mask = key_padding_mask.unsqueeze(0)
+        elif self.batch_first:
+            query, key, value = (x.transpose(0, 1) for x in (query, key, value))
+        self._check_sizes(query, key, value, attn_mask)
+        length, batch = query.shape[0], query.shape[1]
+        q, k, v = (self._heads(x, weight, part) for part, (x, weight) in
+                   enumerate(zip((query, key, value), self._projections())))
+        mask = self._mask(attn_mask, key_padding_mask, batch, query.dtype)
+        dropout = self.dropout if self.training else 0.0
+        weights = None
+        if need_weights:
+            scores = (q * (1 / math.sqrt(self.head_dim))) @ k.transpose(-2, -1)
+            if mask is not None:
+                scores = scores + mask
+            # PyTorch returns the weights after dropout, the ones that multiplied the values.
+            weights = F.dropout(F.softmax(scores, dim=-1), dropout)
+            heads = weights @ v
+        else:
+            # Without weights PyTorch calls the fused function, whose fully masked rows give
+            # zeros where the explicit softmax above gives NaN.
+            heads = F.scaled_dot_product_attention(q, k, v, mask, dropout)
+        output = self.out_proj(heads.permute(2, 0, 1, 3).reshape(length, batch, self.embed_dim))
+        if not batched:
+            output = output.squeeze(1)
+            weights = None if weights is None else weights.squeeze(0)
+        elif self.batch_first:
+            output = output.transpose(0, 1)
+        if weights is not None and average_attn_weights:
+            weights = weights.mean(dim=-3)
+        return output, weights
