@@ -18,9 +18,8 @@ from ..autograd.graph import will_engine_execute_node as _will_engine_execute_no
 from . import _autograd
 
 __all__ = ["TensorBase", "_WeakTensorRef", "_autograd", "_current_autograd_node",
-           "_current_graph_task_id", "_get_warnAlways",
-           "_set_grad_enabled", "_set_warnAlways", "_will_engine_execute_node",
-           "is_grad_enabled"]
+           "_current_graph_task_id", "_get_warnAlways", "_set_grad_enabled",
+           "_set_warnAlways", "_will_engine_execute_node", "is_grad_enabled"]
 
 
 def _check_bool(value: Any, message: str) -> None:
