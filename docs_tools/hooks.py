@@ -22,25 +22,88 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # mkdocs loads this file by path, not as a package
     sys.path.insert(0, str(ROOT))
 
+import functools  # noqa: E402
+
+import yaml  # noqa: E402
+from mkdocs.plugins import event_priority  # noqa: E402
 from mkdocs.structure.files import File, Files  # noqa: E402
 
 from docs_tools.exercises import SECTION, exercise_nav, exercise_pages  # noqa: E402
 from docs_tools.pictures import draw_all  # noqa: E402
+from docs_tools.translations import STRINGS  # noqa: E402
+
+DEFAULT_LOCALE = "en"
 
 
+@functools.cache
+def strings(locale: str) -> dict[str, Any]:
+    """A language's interface strings (``docs_tools/i18n/<locale>.yml``); none for English."""
+    path = STRINGS / f"{locale}.yml"
+    return yaml.safe_load(path.read_text(encoding="utf-8")) if path.exists() else {}
+
+
+def _exercise_titles(nav: dict[str, str]) -> dict[str, str]:
+    """The exercises' nav titles ("3. Extract features") in a language, from its titles."""
+    translated = {}
+    for entry in exercise_nav()[1:]:
+        (title,) = entry
+        number, _, name = title.partition(". ")
+        if name in nav:
+            translated[title] = f"{number}. {nav[name]}"
+    return translated
+
+
+def _current_locale(config: Any) -> str:
+    i18n = config.plugins.get("i18n")
+    return (i18n.current_language if i18n else None) or DEFAULT_LOCALE
+
+
+@event_priority(100)  # before the i18n plugin reads each language's nav_translations
 def on_config(config: Any) -> Any:
     for entry in config["nav"]:
         if isinstance(entry, dict) and SECTION in entry:
             entry[SECTION] = exercise_nav()
+    for language in config.plugins["i18n"].config.languages:
+        nav = strings(language.locale).get("nav", {})
+        language.nav_translations = {**nav, **_exercise_titles(nav)}
     return config
 
 
+def _for_language(file: File, locale: str) -> File:
+    """A generated file placed in a language's part of the site, as the i18n plugin
+    places the files it reads from ``docs/`` (it never sees generated ones)."""
+    if locale != DEFAULT_LOCALE:
+        file.dest_uri = f"{locale}/{file.dest_uri}"
+    file.alternates = {locale: file}
+    file.locale = file.locale_alternate_of = locale
+    file.localization = None if locale == DEFAULT_LOCALE else locale
+    file.norm_src_uri = file.src_uri
+    return file
+
+
+@event_priority(-200)  # after the i18n plugin has chosen the files of this language
 def on_files(files: Files, config: Any) -> Files:
-    for path, svg in draw_all().items():
-        files.append(File.generated(config, path, content=svg))
-    for path, markdown in exercise_pages().items():
-        files.append(File.generated(config, path, content=markdown))
+    locale = _current_locale(config)
+    tip = strings(locale).get("exercise_tip")
+    pages = exercise_pages(locale, tip) if tip else exercise_pages(locale)
+    generated = {**_pictures(), **pages}
+    for path, content in generated.items():
+        files.append(_for_language(File.generated(config, path, content=content), locale))
     return files
+
+
+@functools.cache
+def _pictures() -> dict[str, str]:
+    return draw_all()  # drawn once, for all four languages
+
+
+def on_page_markdown(markdown: str, page: Any, config: Any, **kwargs: Any) -> str:
+    """An English page in another language's site says so, in that language."""
+    locale = _current_locale(config)
+    note = strings(locale).get("fallback_note")
+    if note and getattr(page.file, "localization", None) is None and page.file.generated_by is None:
+        return f'!!! info ""\n    {note}\n\n{markdown}'
+    return markdown
 
 
 _SPHINX_ROLE = re.compile(r":(?:func|class|meth|data|mod|attr|exc):(?=<code>)")

@@ -1,0 +1,100 @@
+"""The Russian, Chinese and Korean course: complete, in step with the English pages, and
+with the same code.
+
+See ``docs_tools/translations.py`` for the two rules (no drift, nothing stale) and
+CONTRIBUTING.md for how to update a stale translation. Each rule is also shown to fail on
+a planted change, so a broken checker cannot pass silently.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+from docs_support import ROOT
+
+from docs_tools.translations import (
+    DOCS,
+    Translation,
+    blob_hash,
+    code_blocks,
+    english_diff,
+    front_matter,
+    translations,
+)
+
+TRANSLATIONS = translations()
+
+
+@pytest.mark.parametrize("translation", TRANSLATIONS, ids=lambda t: str(t.path.relative_to(ROOT)))
+def test_code_does_not_drift(translation: Translation) -> None:
+    assert translation.english.exists(), "a translation of a page that does not exist"
+    assert code_blocks(translation.text) == code_blocks(translation.english.read_text("utf-8"))
+
+
+def test_no_translation_is_stale() -> None:
+    stale = [str(translation.path.relative_to(ROOT)) for translation in TRANSLATIONS
+             if translation.is_stale()]
+    assert not stale, ("the English page changed since these were translated; "
+                       f"`python -m docs_tools.translations --diff` shows how: {stale}")
+
+
+# ---- the checkers themselves fail on a planted change ----
+
+ENGLISH = """# A page
+
+Some prose.
+
+```python
+x = 1  # a comment
+print(x)
+```
+
+```output
+1
+```
+"""
+
+
+def _translated(english: str, note: str = "# Страница\n\nНемного текста.") -> str:
+    body = english.split("\n\n", 2)[2]
+    return f"---\ntranslated_from: {blob_hash(english.encode())}\n---\n{note}\n\n{body}"
+
+
+def test_translated_comments_are_not_drift_but_changed_code_is() -> None:
+    translated = _translated(ENGLISH)
+    assert code_blocks(translated) == code_blocks(ENGLISH)
+    assert code_blocks(translated.replace("# a comment", "# комментарий")) == code_blocks(ENGLISH)
+    for planted in (translated.replace("x = 1", "x = 2"),
+                    translated.replace("1\n```\n", "2\n```\n"),
+                    translated.replace("```output", "```text"),
+                    translated.replace("```python\nx = 1  # a comment\nprint(x)\n```\n\n", "")):
+        assert code_blocks(planted) != code_blocks(ENGLISH)
+
+
+def test_a_changed_english_page_makes_its_translation_stale(tmp_path: Path) -> None:
+    english, translated = tmp_path / "page.md", tmp_path / "page.ru.md"
+    english.write_text(ENGLISH, encoding="utf-8")
+    translated.write_text(_translated(ENGLISH), encoding="utf-8")
+    translation = Translation(translated, english, "ru")
+    assert front_matter(translation.text) == {"translated_from": blob_hash(ENGLISH.encode())}
+    assert not translation.is_stale()
+    english.write_text(ENGLISH.replace("Some prose.", "Some new prose."), encoding="utf-8")
+    assert translation.is_stale()
+
+
+def test_the_stale_list_shows_the_english_diff_since_the_translation(tmp_path: Path) -> None:
+    """The recorded hash names a blob in git, so the diff needs no copy of the old text."""
+    committed = subprocess.run(["git", "rev-parse", "HEAD:docs/start/glossary.md"], cwd=ROOT,
+                               capture_output=True, text=True)
+    if committed.returncode != 0:
+        pytest.skip("not a git checkout with docs/start/glossary.md committed")
+    english = tmp_path / "glossary.md"
+    english.write_text((DOCS / "start" / "glossary.md").read_text("utf-8") + "| planted | row |\n",
+                       encoding="utf-8")
+    translated = tmp_path / "glossary.ru.md"
+    translated.write_text(f"---\ntranslated_from: {committed.stdout.strip()}\n---\n# Глоссарий\n",
+                          encoding="utf-8")
+    diff = english_diff(Translation(translated, english, "ru"))
+    assert "+| planted | row |" in diff and diff.count("\n+") == 2  # the header, the row
