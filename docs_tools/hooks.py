@@ -23,6 +23,8 @@ if str(ROOT) not in sys.path:  # mkdocs loads this file by path, not as a packag
     sys.path.insert(0, str(ROOT))
 
 import functools  # noqa: E402
+import shutil  # noqa: E402
+from types import SimpleNamespace  # noqa: E402
 
 import yaml  # noqa: E402
 from mkdocs.plugins import event_priority  # noqa: E402
@@ -69,12 +71,19 @@ def on_config(config: Any) -> Any:
     return config
 
 
-def _for_language(file: File, locale: str) -> File:
+def _for_language(file: File, locale: str, locales: list[str]) -> File:
     """A generated file placed in a language's part of the site, as the i18n plugin
-    places the files it reads from ``docs/`` (it never sees generated ones)."""
+    places the files it reads from ``docs/`` (it never sees generated ones), with its
+    copies in the other languages for the header's language switcher."""
+    def url_in(language: str) -> str:
+        return in_default if language == DEFAULT_LOCALE else f"{language}/{in_default}"
+
+    in_default = file.url
     if locale != DEFAULT_LOCALE:
         file.dest_uri = f"{locale}/{file.dest_uri}"
-    file.alternates = {locale: file}
+        file.url = url_in(locale)
+    file.alternates = {other: SimpleNamespace(url=url_in(other)) for other in locales}
+    file.alternates[locale] = file
     file.locale = file.locale_alternate_of = locale
     file.localization = None if locale == DEFAULT_LOCALE else locale
     file.norm_src_uri = file.src_uri
@@ -84,11 +93,12 @@ def _for_language(file: File, locale: str) -> File:
 @event_priority(-200)  # after the i18n plugin has chosen the files of this language
 def on_files(files: Files, config: Any) -> Files:
     locale = _current_locale(config)
+    locales = config.plugins["i18n"].build_languages
     tip = strings(locale).get("exercise_tip")
     pages = exercise_pages(locale, tip) if tip else exercise_pages(locale)
-    generated = {**_pictures(), **pages}
-    for path, content in generated.items():
-        files.append(_for_language(File.generated(config, path, content=content), locale))
+    for path, content in {**_pictures(), **pages}.items():
+        files.append(_for_language(File.generated(config, path, content=content), locale,
+                                   locales))
     return files
 
 
@@ -104,6 +114,17 @@ def on_page_markdown(markdown: str, page: Any, config: Any, **kwargs: Any) -> st
     if note and getattr(page.file, "localization", None) is None and page.file.generated_by is None:
         return f'!!! info ""\n    {note}\n\n{markdown}'
     return markdown
+
+
+@event_priority(-200)  # after the i18n plugin has built every language
+def on_post_build(config: Any) -> None:
+    """Each language's folder gets the sitemap, which Material's language switcher reads
+    from the folder of the language it switches to (the i18n plugin writes only one)."""
+    site = Path(config.site_dir)
+    for locale in config.plugins["i18n"].build_languages:
+        for name in ("sitemap.xml", "sitemap.xml.gz"):
+            if locale != DEFAULT_LOCALE and (site / locale).is_dir() and (site / name).exists():
+                shutil.copyfile(site / name, site / locale / name)
 
 
 _SPHINX_ROLE = re.compile(r":(?:func|class|meth|data|mod|attr|exc):(?=<code>)")
