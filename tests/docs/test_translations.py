@@ -8,14 +8,20 @@ a planted change, so a broken checker cannot pass silently.
 
 from __future__ import annotations
 
+import json
+import re
 import subprocess
 from pathlib import Path
 
 import pytest
+import yaml
 from docs_support import ROOT
 
 from docs_tools.translations import (
     DOCS,
+    LOCALES,
+    STRINGS,
+    TUTORIALS,
     Translation,
     blob_hash,
     code_blocks,
@@ -25,6 +31,24 @@ from docs_tools.translations import (
 )
 
 TRANSLATIONS = translations()
+
+
+def _english_pages() -> list[Path]:
+    """What each language translates: Start here, the glossary, every explanation and
+    how-to page, and every exercise text (the API reference and the conformance page,
+    generated from the code and the tests, stay English)."""
+    english = [DOCS / "index.md"]
+    for part in ("start", "explanation", "how-to"):
+        english += sorted((DOCS / part).glob("*.md"))
+    english += [TUTORIALS / "README.md", *sorted(TUTORIALS.glob("ex*/README.md"))]
+    return [path for path in english if path.name.count(".") == 1]
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_every_page_is_translated(locale: str) -> None:
+    missing = [str(page.relative_to(ROOT)) for page in _english_pages()
+               if not page.with_name(page.name.replace(".md", f".{locale}.md")).exists()]
+    assert not missing, f"{len(missing)} pages have no {locale} translation: {missing}"
 
 
 @pytest.mark.parametrize("translation", TRANSLATIONS, ids=lambda t: str(t.path.relative_to(ROOT)))
@@ -38,6 +62,15 @@ def test_no_translation_is_stale() -> None:
              if translation.is_stale()]
     assert not stale, ("the English page changed since these were translated; "
                        f"`python -m docs_tools.translations --diff` shows how: {stale}")
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_the_nav_and_the_notes_are_translated(locale: str) -> None:
+    strings = yaml.safe_load((STRINGS / f"{locale}.yml").read_text(encoding="utf-8"))
+    nav = (ROOT / "mkdocs.yml").read_text(encoding="utf-8").split("\nnav:\n")[1].split("\n\n")[0]
+    titles = {title.strip().strip('"') for title in re.findall(r"^\s*- ([^:\n]+):", nav, re.M)}
+    assert titles - set(strings["nav"]) == set()
+    assert strings["fallback_note"].strip() and "{number}" in strings["exercise_tip"]
 
 
 # ---- the checkers themselves fail on a planted change ----
@@ -98,3 +131,40 @@ def test_the_stale_list_shows_the_english_diff_since_the_translation(tmp_path: P
                           encoding="utf-8")
     diff = english_diff(Translation(translated, english, "ru"))
     assert "+| planted | row |" in diff and diff.count("\n+") == 2  # the header, the row
+
+
+# ---- the built site ----
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_each_language_is_built_with_its_pages_and_an_english_fallback(site_dir: Path,
+                                                                        locale: str) -> None:
+    home = (site_dir / locale / "index.html").read_text("utf-8")
+    assert f'<html lang="{locale}"' in home
+    for language in ("English", "Русский", "中文", "한국어"):  # the switcher in the header
+        assert language in home
+    pages = [t for t in TRANSLATIONS if t.locale == locale and t.path.is_relative_to(DOCS)]
+    for translation in pages:
+        page = translation.path.relative_to(DOCS).as_posix().replace(f".{locale}.md", "")
+        built = site_dir / locale / page.removesuffix("index") / "index.html"
+        title = next(line for line in translation.text.splitlines() if line.startswith("# "))
+        title = re.sub(r"\s*\{[^}]*\}$", "", title[2:]).replace("`", "")
+        assert title.split()[0] in built.read_text("utf-8"), built
+    reference = (site_dir / locale / "reference" / "module" / "index.html").read_text("utf-8")
+    note = yaml.safe_load((STRINGS / f"{locale}.yml").read_text("utf-8"))["fallback_note"]
+    assert note.split()[0] in reference
+
+
+QUERIES = {"ru": "хук", "zh": "钩子", "ko": "훅"}
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_the_search_index_holds_each_language_in_its_words(site_dir: Path, locale: str) -> None:
+    """Material indexes all four languages together; Chinese is split into words (by
+    jieba, at build time) so that a two-character word is a search term of its own."""
+    index = json.loads((site_dir / "search" / "search_index.json").read_text("utf-8"))
+    assert locale in index["config"]["lang"]
+    found = [doc["location"] for doc in index["docs"]
+             if doc["location"].startswith(f"{locale}/") and QUERIES[locale] in doc["text"]]
+    assert len(found) >= 3, found
+    if locale == "zh":
+        assert any("\u200b钩子\u200b" in doc["text"] for doc in index["docs"])
