@@ -23,6 +23,7 @@ if str(ROOT) not in sys.path:  # mkdocs loads this file by path, not as a packag
     sys.path.insert(0, str(ROOT))
 
 import functools  # noqa: E402
+import json  # noqa: E402
 import shutil  # noqa: E402
 from types import SimpleNamespace  # noqa: E402
 
@@ -116,15 +117,43 @@ def on_page_markdown(markdown: str, page: Any, config: Any, **kwargs: Any) -> st
     return markdown
 
 
+def on_post_page(output: str, page: Any, config: Any) -> str:
+    """In another language's part of the site, Material's base is that language's folder,
+    so its search reads that language's index (see ``on_post_build``)."""
+    locale = _current_locale(config)
+    if locale == DEFAULT_LOCALE:
+        return output
+    return _CONFIG_BASE.sub(rf'\1\2/{locale}/"', output, count=1)
+
+
+_CONFIG_BASE = re.compile(r'(<script id="__config" type="application/json">\{[^<]*?"base": ")'
+                          r'([^"]*)"')
+
+
 @event_priority(-200)  # after the i18n plugin has built every language
 def on_post_build(config: Any) -> None:
-    """Each language's folder gets the sitemap, which Material's language switcher reads
-    from the folder of the language it switches to (the i18n plugin writes only one)."""
+    """One search index per language, so that a reader searches the pages of their own
+    language (the i18n plugin writes one index of all four). Each language's folder also
+    gets the sitemap, which Material's language switcher reads."""
+    i18n = config.plugins["i18n"]
+    if i18n.building:  # a language's own build, inside the build of all four
+        return
     site = Path(config.site_dir)
-    for locale in config.plugins["i18n"].build_languages:
-        for name in ("sitemap.xml", "sitemap.xml.gz"):
-            if locale != DEFAULT_LOCALE and (site / locale).is_dir() and (site / name).exists():
-                shutil.copyfile(site / name, site / locale / name)
+    index = json.loads((site / "search" / "search_index.json").read_text("utf-8"))
+    others = [locale for locale in i18n.build_languages if locale != DEFAULT_LOCALE]
+    for locale in [DEFAULT_LOCALE, *others]:
+        prefix = "" if locale == DEFAULT_LOCALE else f"{locale}/"
+        docs = [{**doc, "location": doc["location"].removeprefix(prefix)}
+                for doc in index["docs"]
+                if (doc["location"].startswith(prefix) if prefix
+                    else doc["location"].split("/")[0] not in others)]
+        folder = site / prefix
+        (folder / "search").mkdir(parents=True, exist_ok=True)
+        (folder / "search" / "search_index.json").write_text(
+            json.dumps({**index, "docs": docs}, ensure_ascii=False), encoding="utf-8")
+        if prefix:
+            for name in ("sitemap.xml", "sitemap.xml.gz"):
+                shutil.copyfile(site / name, folder / name)
 
 
 _SPHINX_ROLE = re.compile(r":(?:func|class|meth|data|mod|attr|exc):(?=<code>)")

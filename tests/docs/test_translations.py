@@ -158,13 +158,18 @@ QUERIES = {"ru": "хук", "zh": "钩子", "ko": "훅"}
 
 
 @pytest.mark.parametrize("locale", LOCALES)
-def test_the_search_index_holds_each_language_in_its_words(site_dir: Path, locale: str) -> None:
-    """Material indexes all four languages together; Chinese is split into words (by
-    jieba, at build time) so that a two-character word is a search term of its own."""
-    index = json.loads((site_dir / "search" / "search_index.json").read_text("utf-8"))
+def test_each_language_has_its_own_search_index(site_dir: Path, locale: str) -> None:
+    """A reader searches the pages of their own language: each language's folder has an
+    index of its pages (translated or shown in English), and the English index has none of
+    them. Chinese is split into words (by jieba, at build time), so that a two-character
+    word is a search term of its own."""
+    index = json.loads((site_dir / locale / "search" / "search_index.json").read_text("utf-8"))
+    english = json.loads((site_dir / "search" / "search_index.json").read_text("utf-8"))
     assert locale in index["config"]["lang"]
-    found = [doc["location"] for doc in index["docs"]
-             if doc["location"].startswith(f"{locale}/") and QUERIES[locale] in doc["text"]]
-    assert len(found) >= 3, found
+    found = [doc["location"] for doc in index["docs"] if QUERIES[locale] in doc["text"]]
+    assert len(found) >= 10, found
+    assert not any(QUERIES[locale] in doc["text"] for doc in english["docs"])
+    pages = {doc["location"].split("#")[0] for doc in index["docs"]}
+    assert pages == {doc["location"].split("#")[0] for doc in english["docs"]}
     if locale == "zh":
         assert any("\u200b钩子\u200b" in doc["text"] for doc in index["docs"])
