@@ -24,7 +24,6 @@ if str(ROOT) not in sys.path:  # mkdocs loads this file by path, not as a packag
 
 import functools  # noqa: E402
 import json  # noqa: E402
-import shutil  # noqa: E402
 from types import SimpleNamespace  # noqa: E402
 
 import yaml  # noqa: E402
@@ -118,14 +117,23 @@ def on_page_markdown(markdown: str, page: Any, config: Any, **kwargs: Any) -> st
 
 
 def on_post_page(output: str, page: Any, config: Any) -> str:
-    """In another language's part of the site, Material's base is that language's folder,
-    so its search reads that language's index (see ``on_post_build``)."""
+    """Two changes to each page Material renders, so that each language works on its own.
+
+    - In another language's part of the site, Material's base is that language's folder,
+      so its search reads that language's index (see ``on_post_build``).
+    - The page's ``<link rel="alternate">`` tags go: Material fetches ``sitemap.xml`` beside
+      each of them, as if they were the languages' home pages, and here they are the page
+      itself in each language (a 404 for each). The switcher's links stay, and lead to the
+      same page in the other language.
+    """
+    output = _ALTERNATE_LINK.sub("", output)
     locale = _current_locale(config)
     if locale == DEFAULT_LOCALE:
         return output
     return _CONFIG_BASE.sub(rf'\1\2/{locale}/"', output, count=1)
 
 
+_ALTERNATE_LINK = re.compile(r'\s*<link rel="alternate" href="[^"]*" hreflang="[^"]*">')
 _CONFIG_BASE = re.compile(r'(<script id="__config" type="application/json">\{[^<]*?"base": ")'
                           r'([^"]*)"')
 
@@ -133,8 +141,7 @@ _CONFIG_BASE = re.compile(r'(<script id="__config" type="application/json">\{[^<
 @event_priority(-200)  # after the i18n plugin has built every language
 def on_post_build(config: Any) -> None:
     """One search index per language, so that a reader searches the pages of their own
-    language (the i18n plugin writes one index of all four). Each language's folder also
-    gets the sitemap, which Material's language switcher reads."""
+    language (the i18n plugin writes one index of all four)."""
     i18n = config.plugins["i18n"]
     if i18n.building:  # a language's own build, inside the build of all four
         return
@@ -151,9 +158,6 @@ def on_post_build(config: Any) -> None:
         (folder / "search").mkdir(parents=True, exist_ok=True)
         (folder / "search" / "search_index.json").write_text(
             json.dumps({**index, "docs": docs}, ensure_ascii=False), encoding="utf-8")
-        if prefix:
-            for name in ("sitemap.xml", "sitemap.xml.gz"):
-                shutil.copyfile(site / name, folder / name)
 
 
 _SPHINX_ROLE = re.compile(r":(?:func|class|meth|data|mod|attr|exc):(?=<code>)")

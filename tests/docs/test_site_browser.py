@@ -241,3 +241,18 @@ def test_search_finds_pages_in_each_language(browser, base_url: str, locale: str
         "links => links.map(l => new URL(l.href).pathname)")
     page.close()
     assert any(link.startswith(f"/{locale}/") for link in links), links
+
+
+def test_the_language_switcher_keeps_the_page(browser, base_url: str) -> None:
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    missing = []
+    page.on("response", lambda response: missing.append(response.url)
+            if response.status >= 400 else None)
+    page.goto(base_url + "ru/how-to/log-shapes/", wait_until="networkidle")
+    page.locator(".md-select").first.hover()
+    page.locator('.md-select__link[hreflang="zh"]').click()
+    page.wait_for_load_state("networkidle")
+    assert page.url == base_url + "zh/how-to/log-shapes/"
+    assert page.locator("html").get_attribute("lang") == "zh"
+    page.close()
+    assert not missing, f"requests that failed: {missing}"
