@@ -78,6 +78,28 @@ def gradient_norms(page: Namespace) -> str:
     return _figure_svg(figure)
 
 
+def grad_cam(page: Namespace) -> str:
+    """Each test digit of ``how-to/grad-cam.md`` above, its Grad-CAM heatmap over it
+    below, titled with the label and the model's answer."""
+    plt = _pyplot()
+    digits, cam = page["examples"][:, 0].numpy(), page["cam"].numpy()
+    labels, predicted = page["y_test"].tolist(), page["predicted"].tolist()
+    figure, axes = plt.subplots(2, len(digits), figsize=(1.2 * len(digits), 2.8))
+    for column, (digit, heat) in enumerate(zip(digits, cam)):
+        top, bottom = axes[0, column], axes[1, column]
+        top.imshow(digit, cmap="gray_r", vmin=0, vmax=1)
+        top.set_title(f"{labels[column]} → {predicted[column]}", fontsize=9)
+        bottom.imshow(digit, cmap="gray_r", vmin=0, vmax=1)
+        bottom.imshow(heat, cmap="jet", alpha=0.5, vmin=0, vmax=1)
+        for ax in (top, bottom):
+            ax.set_xticks([])
+            ax.set_yticks([])
+    axes[0, 0].set_ylabel("digit")
+    axes[1, 0].set_ylabel("Grad-CAM")
+    figure.tight_layout()
+    return _figure_svg(figure)
+
+
 def _timeline(roots: tuple, names: dict[str, Any], run: Callable[[], Any]) -> str:
     """The SVG timeline of every hook that fires while ``run()`` runs; what the page's
     hooks print is not part of the picture."""
@@ -109,6 +131,7 @@ PICTURES: dict[str, tuple[str, Callable[[Namespace], str]]] = {
     "assets/plots/activation-frequency.svg":
         ("how-to/activation-statistics.md", activation_frequency),
     "assets/plots/gradient-norms.svg": ("how-to/gradient-norms.md", gradient_norms),
+    "assets/plots/grad-cam.svg": ("how-to/grad-cam.md", grad_cam),
     "assets/traces/nested-modules.svg":
         ("explanation/module-call.md", nested_modules_timeline),
     "assets/traces/one-backward.svg": ("explanation/hook-kinds.md", one_backward_timeline),
