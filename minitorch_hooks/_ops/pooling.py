@@ -86,6 +86,25 @@ class MaxPool2DWithIndicesBackward0(Node):
         return _scatter_to_planes(self.shape, flat, grad.reshape(flat.shape))
 
 
+def _window_maxima(values: np.ndarray, taps: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each window's maximum over its taps (``values`` is ``(planes, taps, windows)``) and
+    the plane position it came from, as PyTorch's kernel scans: a tap wins if it is
+    greater than the best so far, or NaN, so ties keep the first and NaNs the last.
+
+    One pass per tap over whole arrays: a window has few taps, and NumPy's ``argmax``
+    over such a short axis pays its per-row cost once per window."""
+    best = values[:, 0]
+    indices = np.broadcast_to(taps[0], best.shape)
+    for tap in range(1, len(taps)):
+        candidate = values[:, tap]
+        wins = candidate > best
+        if values.dtype.kind == "f":
+            wins |= np.isnan(candidate)
+        best = np.where(wins, candidate, best)
+        indices = np.where(wins, taps[tap], indices)
+    return best, indices.astype(np.int64)
+
+
 def max_pool2d_with_indices(input: Tensor, kernel: Sequence[int], stride: Sequence[int],
                             padding: Sequence[int], dilation: Sequence[int], ceil_mode: bool,
                             stride_given: tuple) -> tuple[Tensor, Tensor]:
@@ -95,12 +114,12 @@ def max_pool2d_with_indices(input: Tensor, kernel: Sequence[int], stride: Sequen
     size = x.shape[-2:]
     out = [pooled_size(*args, ceil_mode) for args in zip(size, kernel, stride, padding,
                                                           dilation)]
-    taps = plane_taps(size, out, kernel, stride, padding, dilation)
-    values = _planes(x)[:, np.maximum(taps, 0)]  # (planes, windows, taps)
+    taps = plane_taps(size, out, kernel, stride, padding, dilation).T  # (taps, windows)
+    values = _planes(x)[:, np.maximum(taps, 0)]  # (planes, taps, windows)
     values[:, taps < 0] = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
-    best = values.argmax(axis=-1)
-    result = np.take_along_axis(values, best[..., None], -1).reshape(*x.shape[:-2], *out)
-    indices = taps[np.arange(len(taps)), best].reshape(result.shape)
+    best, indices = _window_maxima(values, taps)
+    result = best.reshape(*x.shape[:-2], *out)
+    indices = indices.reshape(result.shape)
     indices_tensor = Tensor._wrap(indices.astype(np.int64))
     output = record(result, MaxPool2DWithIndicesBackward0, (input,), saved=(input,),
                     kernel_size=tuple(kernel), stride=stride_given, padding=tuple(padding),
