@@ -106,22 +106,20 @@ def transposed_correlate(x: np.ndarray, weight: np.ndarray, stride: Sequence[int
     """
     n, channels, *size = x.shape  # ``channels`` is the convolution's output channels
     per_group, kernel = weight.shape[1], weight.shape[2:]
-    nd = len(kernel)
-    columns = x.reshape(n, groups, channels // groups, -1).transpose(1, 2, 0, 3)
-    columns = columns.reshape(groups, channels // groups, -1)  # (groups, channels, N * pos)
-    # Laid out (groups, *kernel, per_group, N, *size): each tap's contribution is then
-    # whole image rows, added in place in runs of memory.
+    # The batch goes last, (groups, channels, *size, N): each tap's contribution below is
+    # then added in runs of whole rows of N images, not one short image row at a time.
+    columns = np.moveaxis(x.reshape(n, groups, channels // groups, *size), 0, -1)
+    columns = columns.reshape(groups, channels // groups, -1)
     windows = (_taps_then_channels(weight, groups).transpose(0, 2, 1) @ columns).reshape(
-        groups, *kernel, per_group, n, *size)
+        groups, *kernel, per_group, *size, n)
     full = [(length - 1) * s + d * (k - 1) + 1 + extra for length, s, d, k, extra
             in zip(size, stride, dilation, kernel, output_padding)]
-    out = np.zeros((n, groups, per_group, *full), dtype=x.dtype)
+    out = np.zeros((groups, per_group, *full, n), dtype=x.dtype)
     for tap in np.ndindex(*kernel):
         where = tuple(slice(t * d, t * d + (length - 1) * s + 1, s)
                       for t, d, length, s in zip(tap, dilation, size, stride))
-        contribution = windows[(slice(None),) + tap]  # (groups, per_group, N, *size)
-        out[(slice(None),) * 3 + where] += contribution.transpose(2, 0, 1, *range(3, 3 + nd))
-    return out.reshape(n, groups * per_group, *full)
+        out[(slice(None),) * 2 + where] += windows[(slice(None),) + tap]
+    return np.moveaxis(out, -1, 0).reshape(n, groups * per_group, *full)
 
 
 def convolve(input: np.ndarray, weight: np.ndarray, stride: Sequence[int],
