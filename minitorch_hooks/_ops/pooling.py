@@ -16,6 +16,7 @@ See <https://docs.pytorch.org/docs/2.13/nn.html#pooling-layers>
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 
@@ -48,15 +49,25 @@ def _axis_taps(size: int, out: int, kernel: int, stride: int, padding: int,
     return np.where((position >= 0) & (position < size), position, outside)
 
 
-def plane_taps(size: Sequence[int], out: Sequence[int], kernel: Sequence[int],
-               stride: Sequence[int], padding: Sequence[int],
-               dilation: Sequence[int]) -> np.ndarray:
-    """``(windows, taps)``: the flat position in an ``(H, W)`` plane each tap reads."""
+def plane_taps(*geometry: Sequence[int]) -> np.ndarray:
+    """``(windows, taps)``: the flat position in an ``(H, W)`` plane each tap reads, for
+    the plane's ``size``, the ``out`` size, ``kernel``, ``stride``, ``padding`` and
+    ``dilation`` (in that order). Read-only, and worked out once per geometry: a training
+    loop pools the same shapes at every step."""
+    return _plane_taps(*(tuple(pair) for pair in geometry))
+
+
+@functools.lru_cache(maxsize=128)
+def _plane_taps(size: tuple[int, int], out: tuple[int, int], kernel: tuple[int, int],
+                stride: tuple[int, int], padding: tuple[int, int],
+                dilation: tuple[int, int]) -> np.ndarray:
     rows, cols = (_axis_taps(*args) for args in zip(size, out, kernel, stride, padding,
                                                     dilation))
     row, col = rows[:, None, :, None], cols[None, :, None, :]
     flat = np.where(np.minimum(row, col) < 0, np.minimum(row, col), row * size[1] + col)
-    return flat.reshape(out[0] * out[1], kernel[0] * kernel[1])
+    flat = flat.reshape(out[0] * out[1], kernel[0] * kernel[1])
+    flat.setflags(write=False)
+    return flat
 
 
 def _planes(x: np.ndarray) -> np.ndarray:
