@@ -68,13 +68,20 @@ def im2col(x: np.ndarray, kernel: Sequence[int], stride: Sequence[int],
 
     The input is first copied padded and with its channels last, so that the copy
     ``reshape`` makes here reads memory in runs of a row of taps by every channel: much
-    faster than reading one channel at a time.
+    faster than reading one channel at a time. With one channel a group (grey images,
+    depthwise convolutions) such a run is only a kernel row long; there, copying tap by
+    tap, each a whole shifted image, is several times faster.
     """
     n, channels = x.shape[:2]
     nd = len(kernel)
     channels_last = _padded_channels_last(x, padding)
     view = windows(channels_last, kernel, stride, dilation)  # (N, *pos, C, *kernel)
     positions = view.shape[1:1 + nd]
+    if channels == groups:
+        rows = np.empty((groups, n, *positions, *kernel), dtype=x.dtype)
+        for tap in np.ndindex(*kernel):
+            rows[(Ellipsis, *tap)] = np.moveaxis(view[(Ellipsis, *tap)], -1, 0)
+        return rows.reshape(groups, n * math.prod(positions), -1), positions
     view = view.reshape(n, *positions, groups, channels // groups, *kernel)
     rows = view.transpose(1 + nd, 0, *range(1, 1 + nd), *range(3 + nd, 3 + 2 * nd), 2 + nd)
     return rows.reshape(groups, n * math.prod(positions), -1), positions
