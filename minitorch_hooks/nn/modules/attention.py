@@ -14,6 +14,7 @@ from typing import Any
 
 from ... import _dtype
 from ..._creation import empty, zeros
+from ..._ops.shape import cat
 from ..._tensor import Tensor
 from .. import functional as F
 from .. import init
@@ -22,12 +23,17 @@ from .linear import NonDynamicallyQuantizableLinear
 from .module import Module
 
 
-def _float_mask(mask: Tensor | None, name: str, dtype: _dtype.dtype) -> Tensor | None:
-    """A boolean mask (``True`` = hidden) as the ``-inf`` it adds to the scores."""
+def _canonical_mask(mask: Tensor | None, name: str, other: Tensor | None, other_name: str,
+                    dtype: _dtype.dtype) -> Tensor | None:
+    """A boolean mask (``True`` = hidden) as the ``-inf`` it adds to the scores; a float mask
+    as it is. PyTorch warns when the two masks of one call have different dtypes."""
     if mask is None:
         return None
     if mask.dtype != _dtype.bool and not mask.is_floating_point():
         raise AssertionError(f"only bool and floating types of {name} are supported")
+    if other is not None and mask.dtype != other.dtype:
+        warnings.warn(f"Support for mismatched {name} and {other_name} is deprecated. Use same "
+                      "type for both instead.", UserWarning, stacklevel=3)
     if mask.dtype != _dtype.bool:
         return mask
     return zeros(tuple(mask.shape), dtype=dtype).masked_fill(mask, -math.inf)
@@ -70,9 +76,6 @@ class MultiheadAttention(Module):
         if embed_dim <= 0 or num_heads <= 0:
             raise ValueError("embed_dim and num_heads must be greater than 0, got "
                              f"embed_dim={embed_dim} and num_heads={num_heads} instead")
-        if add_bias_kv or add_zero_attn:
-            raise NotImplementedError("minitorch_hooks' MultiheadAttention has no add_bias_kv "
-                                      "or add_zero_attn")
         super().__init__()
         self.embed_dim = embed_dim
         self.kdim = embed_dim if kdim is None else kdim
@@ -99,8 +102,13 @@ class MultiheadAttention(Module):
             self.register_parameter("in_proj_bias", None)
         # Built before ``_reset_parameters``, so its own init draws first, as in PyTorch.
         self.out_proj = NonDynamicallyQuantizableLinear(embed_dim, embed_dim, bias, **factory)
-        self.bias_k = self.bias_v = None
-        self.add_zero_attn = False
+        if add_bias_kv:
+            # One learned extra key and value, appended to every sequence.
+            self.bias_k = Parameter(empty((1, 1, embed_dim), **factory))
+            self.bias_v = Parameter(empty((1, 1, embed_dim), **factory))
+        else:
+            self.bias_k = self.bias_v = None
+        self.add_zero_attn = add_zero_attn
         self._reset_parameters()
 
     def _projections(self) -> list[Tensor]:
@@ -120,15 +128,15 @@ class MultiheadAttention(Module):
         if self.in_proj_bias is not None:
             init.constant_(self.in_proj_bias, 0.0)
             init.constant_(self.out_proj.bias, 0.0)
+        if self.bias_k is not None:
+            init.xavier_normal_(self.bias_k)
+            init.xavier_normal_(self.bias_v)
 
-    def _heads(self, x: Tensor, weight: Tensor, part: int) -> Tensor:
-        """Project ``(length, batch, width)`` with the query, key or value projection and
-        split it into ``(batch, heads, length, head_dim)``."""
-        rows = slice(part * self.embed_dim, (part + 1) * self.embed_dim)
-        bias = None if self.in_proj_bias is None else self.in_proj_bias[rows]
-        projected = F.linear(x, weight, bias)
+    def _heads(self, x: Tensor) -> Tensor:
+        """Split a projected ``(length, batch, embed_dim)`` into
+        ``(batch, heads, length, head_dim)``."""
         length, batch = x.shape[0], x.shape[1]
-        return projected.reshape(length, batch, self.num_heads, self.head_dim).permute(1, 2, 0, 3)
+        return x.reshape(length, batch, self.num_heads, self.head_dim).permute(1, 2, 0, 3)
 
     def _check_sizes(self, query: Tensor, key: Tensor, value: Tensor,
                      attn_mask: Tensor | None) -> None:
@@ -149,33 +157,55 @@ class MultiheadAttention(Module):
             raise RuntimeError(f"The shape of the {attn_mask.dim()}D attn_mask is "
                                f"{attn_mask.shape}, but should be {expected}.")
 
-    def _mask(self, attn_mask: Tensor | None, key_padding_mask: Tensor | None,
-              batch: int, dtype: _dtype.dtype) -> Tensor | None:
-        """Both masks as one float tensor broadcasting to ``(batch, heads, L, S)``."""
-        if (attn_mask is not None and key_padding_mask is not None
-                and (attn_mask.dtype == _dtype.bool) != (key_padding_mask.dtype == _dtype.bool)):
-            warnings.warn("Support for mismatched key_padding_mask and attn_mask is deprecated. "
-                          "Use same type for both instead.", UserWarning, stacklevel=3)
-        padding = _float_mask(key_padding_mask, "key_padding_mask", dtype)
-        attn_mask = _float_mask(attn_mask, "attn_mask", dtype)
+    def _extra_keys(self, k: Tensor, v: Tensor, masks: list[Tensor | None]
+                    ) -> tuple[Tensor, Tensor, list[Tensor | None]]:
+        """``add_bias_kv`` and ``add_zero_attn``: one more key and value each (a learned one,
+        then zeros) that every query can attend to, so a row of hidden keys still has
+        somewhere to look. The masks get a visible column for each."""
+        extras = []
+        if self.bias_k is not None:
+            extras.append((self.bias_k, self.bias_v))
+        if self.add_zero_attn:
+            extras.append((zeros((1, 1, self.embed_dim), dtype=k.dtype),) * 2)
+        for extra_k, extra_v in extras:
+            batch = k.shape[1]
+            k = cat([k, extra_k.expand(1, batch, self.embed_dim)])
+            v = cat([v, extra_v.expand(1, batch, self.embed_dim)])
+            masks = [None if m is None else F.pad(m, (0, 1)) for m in masks]
+        return k, v, masks
+
+    def _merge_masks(self, attn_mask: Tensor | None, key_padding_mask: Tensor | None,
+                     batch: int, keys: int) -> Tensor | None:
+        """Both (float) masks as one tensor broadcasting to ``(batch, heads, L, S)``."""
         if attn_mask is not None and attn_mask.dim() == 3:
             attn_mask = attn_mask.reshape(batch, self.num_heads, *attn_mask.shape[1:])
-        if padding is not None:
-            padding = padding.reshape(batch, 1, 1, padding.shape[-1])
-            attn_mask = padding if attn_mask is None else attn_mask + padding
-        return attn_mask
+        if key_padding_mask is None:
+            return attn_mask
+        for dim, expected in enumerate((batch, keys)):
+            if key_padding_mask.shape[dim] != expected:
+                raise AssertionError(f"Expected key_padded_mask.shape[{dim}] to be {expected}, "
+                                     f"but got {key_padding_mask.shape[dim]}")
+        padding = key_padding_mask.reshape(batch, 1, 1, keys)
+        return padding if attn_mask is None else attn_mask + padding
 
     def forward(self, query: Tensor, key: Tensor, value: Tensor,
                 key_padding_mask: Tensor | None = None, need_weights: bool = True,
                 attn_mask: Tensor | None = None, average_attn_weights: bool = True,
                 is_causal: bool = False) -> tuple[Tensor, Tensor | None]:
-        """``is_causal`` is only a hint that ``attn_mask`` is causal: PyTorch still needs
-        the mask, and uses it."""
+        """``is_causal`` is a hint that ``attn_mask`` is causal: PyTorch still needs the mask,
+        uses it when it computes weights or has padding to merge in, and otherwise applies a
+        causal mask in its place."""
+        key_padding_mask = _canonical_mask(key_padding_mask, "key_padding_mask", attn_mask,
+                                           "attn_mask", query.dtype)
+        attn_mask = _canonical_mask(attn_mask, "attn_mask", None, "", query.dtype)
         _check_shapes(query, key, value, key_padding_mask, attn_mask)
         if is_causal and attn_mask is None:
             raise RuntimeError("Need attn_mask if specifying the is_causal hint. You may use the "
                                "Transformer module method `generate_square_subsequent_mask` to "
                                "create this mask.")
+        is_causal = is_causal and key_padding_mask is None and not need_weights
+        if is_causal:
+            attn_mask = None
         batched = query.dim() == 3
         if not batched:
             query, key, value = query.unsqueeze(1), key.unsqueeze(1), value.unsqueeze(1)
@@ -185,9 +215,13 @@ class MultiheadAttention(Module):
             query, key, value = (x.transpose(0, 1) for x in (query, key, value))
         self._check_sizes(query, key, value, attn_mask)
         length, batch = query.shape[0], query.shape[1]
-        q, k, v = (self._heads(x, weight, part) for part, (x, weight) in
-                   enumerate(zip((query, key, value), self._projections())))
-        mask = self._mask(attn_mask, key_padding_mask, batch, query.dtype)
+        biases = [None] * 3 if self.in_proj_bias is None else self.in_proj_bias.chunk(3)
+        q, k, v = (F.linear(x, weight, bias) for x, weight, bias in
+                   zip((query, key, value), self._projections(), biases))
+        k, v, (attn_mask, key_padding_mask) = self._extra_keys(k, v, [attn_mask,
+                                                                      key_padding_mask])
+        q, k, v = self._heads(q), self._heads(k), self._heads(v)
+        mask = self._merge_masks(attn_mask, key_padding_mask, batch, k.shape[2])
         dropout = self.dropout if self.training else 0.0
         weights = None
         if need_weights:
@@ -200,8 +234,10 @@ class MultiheadAttention(Module):
         else:
             # Without weights PyTorch calls the fused function, whose fully masked rows give
             # zeros where the explicit softmax above gives NaN.
-            heads = F.scaled_dot_product_attention(q, k, v, mask, dropout)
-        output = self.out_proj(heads.permute(2, 0, 1, 3).reshape(length, batch, self.embed_dim))
+            heads = F.scaled_dot_product_attention(q, k, v, mask, dropout, is_causal)
+        # PyTorch uses ``out_proj``'s parameters, not its ``__call__``: hooks on it never fire.
+        output = F.linear(heads.permute(2, 0, 1, 3).reshape(length, batch, self.embed_dim),
+                          self.out_proj.weight, self.out_proj.bias)
         if not batched:
             output = output.squeeze(1)
             weights = None if weights is None else weights.squeeze(0)
