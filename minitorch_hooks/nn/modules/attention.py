@@ -111,19 +111,35 @@ class MultiheadAttention(Module):
         self.add_zero_attn = add_zero_attn
         self._reset_parameters()
 
-    def _projections(self) -> list[Tensor]:
-        """The query, key and value projection weights, packed or separate."""
-        if self._qkv_same_embed_dim:
-            return [self.in_proj_weight[i * self.embed_dim:(i + 1) * self.embed_dim]
-                    for i in range(3)]
-        return [self.q_proj_weight, self.k_proj_weight, self.v_proj_weight]
+    def _project(self, query: Tensor, key: Tensor, value: Tensor) -> list[Tensor]:
+        """The projected queries, keys and values. Like PyTorch, a packed weight projects
+        inputs that are the same tensor in one product (self-attention: one; keys and values
+        from one ``memory``: two), which shows in the error for a wrong width."""
+        bias = self.in_proj_bias
+        if not self._qkv_same_embed_dim:
+            biases = [None] * 3 if bias is None else bias.chunk(3)
+            weights = (self.q_proj_weight, self.k_proj_weight, self.v_proj_weight)
+            return [F.linear(*args) for args in zip((query, key, value), weights, biases)]
+        if query is key is value:
+            parts = [(query, 3)]
+        elif key is value:
+            parts = [(query, 1), (key, 2)]
+        else:
+            parts = [(query, 1), (key, 1), (value, 1)]
+        rows, out = 0, []
+        for x, count in parts:
+            part = slice(rows, rows + count * self.embed_dim)
+            projected = F.linear(x, self.in_proj_weight[part], None if bias is None else bias[part])
+            out += projected.chunk(count, dim=-1)
+            rows = part.stop
+        return out
 
     def _reset_parameters(self) -> None:
         """Xavier for the projections; zero biases, so attention starts unbiased."""
         if self._qkv_same_embed_dim:
             init.xavier_uniform_(self.in_proj_weight)
         else:
-            for weight in self._projections():
+            for weight in (self.q_proj_weight, self.k_proj_weight, self.v_proj_weight):
                 init.xavier_uniform_(weight)
         if self.in_proj_bias is not None:
             init.constant_(self.in_proj_bias, 0.0)
@@ -212,12 +228,12 @@ class MultiheadAttention(Module):
             if key_padding_mask is not None:
                 key_padding_mask = key_padding_mask.unsqueeze(0)
         elif self.batch_first:
-            query, key, value = (x.transpose(0, 1) for x in (query, key, value))
+            # Transposed once each, so inputs that were one tensor still are.
+            moved = {id(x): x.transpose(0, 1) for x in (query, key, value)}
+            query, key, value = moved[id(query)], moved[id(key)], moved[id(value)]
         self._check_sizes(query, key, value, attn_mask)
         length, batch = query.shape[0], query.shape[1]
-        biases = [None] * 3 if self.in_proj_bias is None else self.in_proj_bias.chunk(3)
-        q, k, v = (F.linear(x, weight, bias) for x, weight, bias in
-                   zip((query, key, value), self._projections(), biases))
+        q, k, v = self._project(query, key, value)
         k, v, (attn_mask, key_padding_mask) = self._extra_keys(k, v, [attn_mask,
                                                                       key_padding_mask])
         q, k, v = self._heads(q), self._heads(k), self._heads(v)

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from ... import _dtype
-from ..._creation import full, tensor
+from ..._creation import full, tensor, zeros
 from ..._tensor import Tensor
 from ...autograd import is_grad_enabled
 from ...backends import mha
@@ -162,7 +162,12 @@ class TransformerEncoderLayer(Module):
         return _run(self.dropout1, fused, x)
 
     def _ff_block(self, x: Tensor, fused: bool = False) -> Tensor:
-        hidden = _run(self.activation, fused, _run(self.linear1, fused, x))
+        activation = self.activation
+        if fused:
+            # The kernel applies the activation recorded at construction, even if
+            # ``self.activation`` was replaced since.
+            activation = F.gelu if self.activation_relu_or_gelu == 2 else F.relu
+        hidden = _run(activation, fused, _run(self.linear1, fused, x))
         x = _run(self.linear2, fused, _run(self.dropout, fused, hidden))
         return _run(self.dropout2, fused, x)
 
@@ -279,24 +284,27 @@ class TransformerEncoder(Module):
                           f"because {why_not}", UserWarning, stacklevel=2)
             self.use_nested_tensor = False
 
-    def _packs_padding(self, src: Tensor, mask: Tensor | None,
-                       padding: Tensor | None) -> bool:
-        """Whether PyTorch would run this batch as a nested tensor: inference, no other mask,
-        and every sequence's real tokens first (``mask_check``)."""
+    def _packed_padding(self, src: Tensor, mask: Tensor | None,
+                        padding: Tensor | None) -> Tensor | None:
+        """The padding as PyTorch packs it into a nested tensor, or ``None`` when it does not:
+        only in inference, without another mask. Packing keeps each sequence's first ``n``
+        positions, ``n`` its count of real ones; ``mask_check`` refuses to pack a batch whose
+        real positions are not all first."""
         first = self.layers[0]
         if not (mha.get_fastpath_enabled() and self.use_nested_tensor) or first.training:
-            return False
+            return None
         if src.dim() != 3 or padding is None or mask is not None:
-            return False
+            return None
         real = padding.detach().numpy() == 0
-        if self.mask_check and not all(np.all(row[:row.sum()]) for row in real):
-            return False
+        packed = np.arange(real.shape[1]) >= real.sum(axis=1, keepdims=True)
+        if self.mask_check and (packed != ~real).any():
+            return None
         attn = first.self_attn
         params = [attn.in_proj_weight, attn.in_proj_bias, attn.out_proj.weight,
                   attn.out_proj.bias]
         params += [getattr(getattr(first, m), p) for m in ("norm1", "norm2", "linear1",
                                                            "linear2") for p in ("weight", "bias")]
-        return not _requires_grad([src, *params])
+        return None if _requires_grad([src, *params]) else tensor(packed)
 
     def forward(self, src: Tensor, mask: Tensor | None = None,
                 src_key_padding_mask: Tensor | None = None,
@@ -304,16 +312,18 @@ class TransformerEncoder(Module):
         src_key_padding_mask = _canonical_mask(src_key_padding_mask, "src_key_padding_mask",
                                                mask, "mask", src.dtype)
         mask = _canonical_mask(mask, "mask", None, "", src.dtype)
-        packed = self._packs_padding(src, mask, src_key_padding_mask)
+        packed = self._packed_padding(src, mask, src_key_padding_mask)
+        if packed is not None:
+            src_key_padding_mask = zeros(tuple(packed.shape), dtype=src.dtype).masked_fill(
+                packed, -math.inf)
         batch_first = self.layers[0].self_attn.batch_first
         is_causal = _detect_is_causal_mask(mask, is_causal, _seq_len(src, batch_first))
         output = src
         for layer in self.layers:
             output = layer(output, src_mask=mask, is_causal=is_causal,
                            src_key_padding_mask=src_key_padding_mask)
-        if packed:
-            padded = tensor(src_key_padding_mask.detach().numpy() != 0)
-            output = output.masked_fill(padded.unsqueeze(-1), 0.0)
+        if packed is not None:
+            output = output.masked_fill(packed.unsqueeze(-1), 0.0)
         if self.norm is not None:
             output = self.norm(output)
         return output
