@@ -14,6 +14,7 @@ from typing import Any
 
 from ... import _dtype
 from ..._creation import empty, zeros
+from ..._ops.linalg import _bmm
 from ..._ops.shape import cat
 from ..._tensor import Tensor
 from .. import functional as F
@@ -150,9 +151,8 @@ class MultiheadAttention(Module):
 
     def _heads(self, x: Tensor) -> Tensor:
         """Split a projected ``(length, batch, embed_dim)`` into
-        ``(batch, heads, length, head_dim)``."""
-        length, batch = x.shape[0], x.shape[1]
-        return x.reshape(length, batch, self.num_heads, self.head_dim).permute(1, 2, 0, 3)
+        ``(batch * heads, length, head_dim)``: the stack of matrices ``bmm`` multiplies."""
+        return x.reshape(x.shape[0], x.shape[1] * self.num_heads, self.head_dim).transpose(0, 1)
 
     def _check_sizes(self, query: Tensor, key: Tensor, value: Tensor,
                      attn_mask: Tensor | None) -> None:
@@ -192,16 +192,17 @@ class MultiheadAttention(Module):
 
     def _merge_masks(self, attn_mask: Tensor | None, key_padding_mask: Tensor | None,
                      batch: int, keys: int) -> Tensor | None:
-        """Both (float) masks as one tensor broadcasting to ``(batch, heads, L, S)``."""
-        if attn_mask is not None and attn_mask.dim() == 3:
-            attn_mask = attn_mask.reshape(batch, self.num_heads, *attn_mask.shape[1:])
+        """Both (float) masks as one tensor of ``(batch * heads or 1, L or 1, S)``."""
+        if attn_mask is not None and attn_mask.dim() == 2:
+            attn_mask = attn_mask.unsqueeze(0)
         if key_padding_mask is None:
             return attn_mask
         for dim, expected in enumerate((batch, keys)):
             if key_padding_mask.shape[dim] != expected:
                 raise AssertionError(f"Expected key_padded_mask.shape[{dim}] to be {expected}, "
                                      f"but got {key_padding_mask.shape[dim]}")
-        padding = key_padding_mask.reshape(batch, 1, 1, keys)
+        padding = key_padding_mask.reshape(batch, 1, 1, keys).expand(
+            batch, self.num_heads, 1, keys).reshape(batch * self.num_heads, 1, keys)
         return padding if attn_mask is None else attn_mask + padding
 
     def forward(self, query: Tensor, key: Tensor, value: Tensor,
@@ -237,23 +238,31 @@ class MultiheadAttention(Module):
         k, v, (attn_mask, key_padding_mask) = self._extra_keys(k, v, [attn_mask,
                                                                       key_padding_mask])
         q, k, v = self._heads(q), self._heads(k), self._heads(v)
-        mask = self._merge_masks(attn_mask, key_padding_mask, batch, k.shape[2])
+        mask = self._merge_masks(attn_mask, key_padding_mask, batch, k.shape[1])
         dropout = self.dropout if self.training else 0.0
         weights = None
         if need_weights:
-            scores = (q * (1 / math.sqrt(self.head_dim))) @ k.transpose(-2, -1)
+            scores = _bmm(q * (1 / math.sqrt(self.head_dim)), k.transpose(1, 2))
             if mask is not None:
                 scores = scores + mask
-            # PyTorch returns the weights after dropout, the ones that multiplied the values.
-            weights = F.dropout(F.softmax(scores, dim=-1), dropout)
-            heads = weights @ v
+            weights = F.softmax(scores, dim=-1)
+            if dropout > 0.0:
+                # PyTorch returns the weights after dropout, the ones that multiplied values.
+                weights = F.dropout(weights, dropout)
+            heads = _bmm(weights, v).transpose(0, 1)
+            weights = weights.reshape(batch, self.num_heads, length, k.shape[1])
         else:
             # Without weights PyTorch calls the fused function, whose fully masked rows give
-            # zeros where the explicit softmax above gives NaN.
+            # zeros where the explicit softmax gives NaN.
+            if mask is not None:
+                mask = (mask.unsqueeze(0) if mask.shape[0] == 1 else
+                        mask.reshape(batch, self.num_heads, *mask.shape[1:]))
+            q, k, v = (x.reshape(batch, self.num_heads, *x.shape[1:]) for x in (q, k, v))
             heads = F.scaled_dot_product_attention(q, k, v, mask, dropout, is_causal)
+            heads = heads.permute(2, 0, 1, 3)
         # PyTorch uses ``out_proj``'s parameters, not its ``__call__``: hooks on it never fire.
-        output = F.linear(heads.permute(2, 0, 1, 3).reshape(length, batch, self.embed_dim),
-                          self.out_proj.weight, self.out_proj.bias)
+        output = F.linear(heads.reshape(length * batch, self.embed_dim), self.out_proj.weight,
+                          self.out_proj.bias).reshape(length, batch, self.embed_dim)
         if not batched:
             output = output.squeeze(1)
             weights = None if weights is None else weights.squeeze(0)
