@@ -81,12 +81,14 @@ def test_init_repr_state_dict_and_attributes(make):
 
 def test_activation_forms():
     def scenario(torch):
-        F = torch.nn.functional
-        forms = ["relu", "gelu", F.relu, F.gelu, torch.nn.ReLU(), torch.nn.GELU(), torch.tanh]
+        functional = torch.nn.functional
+        forms = ["relu", "gelu", functional.relu, functional.gelu, torch.nn.ReLU(),
+                 torch.nn.GELU(), torch.tanh]
         layers = [torch.nn.TransformerEncoderLayer(D, HEADS, FF, activation=a) for a in forms]
         decoder = torch.nn.TransformerDecoderLayer(D, HEADS, FF, activation="gelu")
         return ([layer.activation_relu_or_gelu for layer in layers],
-                [layer.activation is F.gelu for layer in layers], decoder.activation is F.gelu,
+                [layer.activation is functional.gelu for layer in layers],
+                decoder.activation is functional.gelu,
                 [n for n, _ in layers[4].named_modules()])
 
     assert_same_outcome(scenario)
