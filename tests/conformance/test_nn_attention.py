@@ -330,3 +330,43 @@ def test_multihead_attention_extra_keys(init_kwargs, kwargs):
         return repr(layer), layer.state_dict(), run_case(torch, layer, init_kwargs, kwargs)
 
     assert_same_outcome(scenario, rtol=1e-4, atol=1e-5)
+
+
+INFERENCE = {
+    "fused": ({}, "no_grad"),
+    "fused_float_mask_is_refused": ({"float_mask": True}, "no_grad"),
+    "fused_causal_hint_needs_no_mask": ({"is_causal": True}, "no_grad"),
+    "training": ({}, "train"),
+    "with_grad": ({}, "grad"),
+    "fast_path_disabled": ({}, "disabled"),
+    "not_self_attention": ({"cross": True}, "no_grad"),
+    "odd_heads": ({"heads": 1}, "no_grad"),
+}
+
+
+@pytest.mark.parametrize("need_weights", [True, False], ids=["weights", "no_weights"])
+@pytest.mark.parametrize("options, mode", INFERENCE.values(), ids=INFERENCE.keys())
+def test_multihead_attention_inference_kernel(options, mode, need_weights):
+    """In ``eval()`` mode, without gradients, batch-first self-attention with boolean masks
+    runs PyTorch's fused kernel: a query with every key hidden gets NaN even without
+    weights, and the ``is_causal`` hint is ignored rather than refused."""
+    def scenario(torch):
+        torch.manual_seed(0)
+        layer = torch.nn.MultiheadAttention(8, options.get("heads", 2), batch_first=True)
+        if mode != "train":
+            layer.eval()
+        x = leaf(torch, values((2, 5, 8), seed=5), requires_grad=mode == "grad")
+        other = x + 0 if options.get("cross") else x
+        padding = torch.tensor([[0, 0, 1, 0, 1], [1, 1, 1, 1, 1]], dtype=torch.bool)
+        if options.get("float_mask"):
+            padding = torch.zeros(2, 5).masked_fill(padding, float("-inf"))
+        kwargs = {"is_causal": True} if options.get("is_causal") else {
+            "key_padding_mask": padding}
+        torch.backends.mha.set_fastpath_enabled(mode != "disabled")
+        try:
+            with torch.no_grad() if mode == "no_grad" else torch.enable_grad():
+                return layer(x, other, other, need_weights=need_weights, **kwargs)
+        finally:
+            torch.backends.mha.set_fastpath_enabled(True)
+
+    assert_same_outcome(scenario, rtol=1e-4, atol=1e-5)

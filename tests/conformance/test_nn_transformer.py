@@ -410,3 +410,18 @@ BAD = {
 @pytest.mark.parametrize("call", BAD.values(), ids=BAD.keys())
 def test_bad_arguments(call):
     assert_same_outcome(call)
+
+
+@pytest.mark.parametrize("hooked", [False, True], ids=["fused", "step_by_step"])
+def test_a_sequence_with_every_position_padded(hooked):
+    """The fused kernel gives NaN for a query that may look nowhere; the step-by-step
+    path (here forced by a hook) calls attention without weights, which gives zeros."""
+    def scenario(torch):
+        layer = encoder_layer(torch, batch_first=True).eval()
+        if hooked:
+            layer.linear1.register_forward_hook(lambda m, a, o: None)
+        padding = torch.tensor([[0, 0, 1, 1], [1, 1, 1, 1]], dtype=torch.bool)
+        with torch.no_grad():
+            return layer(sequence(torch, batch_first=True), src_key_padding_mask=padding)
+
+    assert_same_outcome(scenario, rtol=1e-4, atol=1e-5)

@@ -17,6 +17,8 @@ from ..._creation import empty, zeros
 from ..._ops.linalg import _bmm
 from ..._ops.shape import cat
 from ..._tensor import Tensor
+from ...autograd import is_grad_enabled
+from ...backends import mha
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter
@@ -205,6 +207,27 @@ class MultiheadAttention(Module):
             batch, self.num_heads, 1, keys).reshape(batch * self.num_heads, 1, keys)
         return padding if attn_mask is None else attn_mask + padding
 
+    def _takes_fast_path(self, query: Tensor, key: Tensor, value: Tensor,
+                         attn_mask: Tensor | None, key_padding_mask: Tensor | None) -> bool:
+        """Whether PyTorch runs this call as its fused inference kernel: self-attention in
+        ``eval()`` mode, batch first, nothing to differentiate, boolean masks. The values are
+        the same, except that a query whose keys are all hidden gets NaN, and the
+        ``is_causal`` hint is ignored."""
+        if any(mask is not None and mask.is_floating_point()
+               for mask in (attn_mask, key_padding_mask)):
+            return False
+        conditions = (
+            mha.get_fastpath_enabled(), query.dim() == 3, query is key is value,
+            self.in_proj_bias is not None and query.dtype == self.in_proj_bias.dtype,
+            self.in_proj_weight is not None and query.dtype == self.in_proj_weight.dtype,
+            not self.training, self.num_heads % 2 == 0, self.batch_first,
+            self.bias_k is None, not self.add_zero_attn)
+        if not all(conditions):
+            return False
+        tensors = (query, self.in_proj_weight, self.in_proj_bias, self.out_proj.weight,
+                   self.out_proj.bias)
+        return not (is_grad_enabled() and any(t.requires_grad for t in tensors))
+
     def forward(self, query: Tensor, key: Tensor, value: Tensor,
                 key_padding_mask: Tensor | None = None, need_weights: bool = True,
                 attn_mask: Tensor | None = None, average_attn_weights: bool = True,
@@ -212,10 +235,13 @@ class MultiheadAttention(Module):
         """``is_causal`` is a hint that ``attn_mask`` is causal: PyTorch still needs the mask,
         uses it when it computes weights or has padding to merge in, and otherwise applies a
         causal mask in its place."""
+        fast = self._takes_fast_path(query, key, value, attn_mask, key_padding_mask)
         key_padding_mask = _canonical_mask(key_padding_mask, "key_padding_mask", attn_mask,
                                            "attn_mask", query.dtype)
         attn_mask = _canonical_mask(attn_mask, "attn_mask", None, "", query.dtype)
         _check_shapes(query, key, value, key_padding_mask, attn_mask)
+        # The fused kernel merges the masks itself and ignores the hint.
+        is_causal = is_causal and not fast
         if is_causal and attn_mask is None:
             raise RuntimeError("Need attn_mask if specifying the is_causal hint. You may use the "
                                "Transformer module method `generate_square_subsequent_mask` to "
@@ -241,7 +267,7 @@ class MultiheadAttention(Module):
         mask = self._merge_masks(attn_mask, key_padding_mask, batch, k.shape[1])
         dropout = self.dropout if self.training else 0.0
         weights = None
-        if need_weights:
+        if need_weights or fast:
             scores = _bmm(q * (1 / math.sqrt(self.head_dim)), k.transpose(1, 2))
             if mask is not None:
                 scores = scores + mask
@@ -253,7 +279,7 @@ class MultiheadAttention(Module):
             weights = weights.reshape(batch, self.num_heads, length, k.shape[1])
         else:
             # Without weights PyTorch calls the fused function, whose fully masked rows give
-            # zeros where the explicit softmax gives NaN.
+            # zeros where the explicit softmax (and the inference kernel) gives NaN.
             if mask is not None:
                 mask = (mask.unsqueeze(0) if mask.shape[0] == 1 else
                         mask.reshape(batch, self.num_heads, *mask.shape[1:]))
@@ -263,6 +289,8 @@ class MultiheadAttention(Module):
         # PyTorch uses ``out_proj``'s parameters, not its ``__call__``: hooks on it never fire.
         output = F.linear(heads.reshape(length * batch, self.embed_dim), self.out_proj.weight,
                           self.out_proj.bias).reshape(length, batch, self.embed_dim)
+        if not need_weights:
+            weights = None
         if not batched:
             output = output.squeeze(1)
             weights = None if weights is None else weights.squeeze(0)

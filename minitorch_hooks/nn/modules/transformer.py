@@ -157,8 +157,10 @@ class TransformerEncoderLayer(Module):
 
     def _sa_block(self, x: Tensor, attn_mask: Tensor | None, key_padding_mask: Tensor | None,
                   is_causal: bool = False, fused: bool = False) -> Tensor:
+        # The fused kernel computes attention explicitly, as with weights: a query whose
+        # keys are all hidden gets NaN, not the zeros of the path without weights.
         x = _run(self.self_attn, fused, x, x, x, attn_mask=attn_mask,
-                 key_padding_mask=key_padding_mask, need_weights=False, is_causal=is_causal)[0]
+                 key_padding_mask=key_padding_mask, need_weights=fused, is_causal=is_causal)[0]
         return _run(self.dropout1, fused, x)
 
     def _ff_block(self, x: Tensor, fused: bool = False) -> Tensor:
