@@ -80,6 +80,7 @@ def test_offline_settings_are_in_effect(site_dir: Path) -> None:
 
 def test_the_pictures_are_built_and_shown(site_dir: Path) -> None:
     for picture in ["assets/plots/activation-frequency.svg", "assets/plots/gradient-norms.svg",
+                    "assets/plots/attention-maps.svg",
                     "assets/traces/nested-modules.svg", "assets/traces/one-backward.svg"]:
         svg = (site_dir / picture).read_text(encoding="utf-8")
         assert "<svg" in svg and not REMOTE.search(svg.split("xmlns", 1)[0])

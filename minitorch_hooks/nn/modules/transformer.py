@@ -78,6 +78,28 @@ def _requires_grad(tensors: list[Tensor | None]) -> bool:
     return is_grad_enabled() and any(t is not None and t.requires_grad for t in tensors)
 
 
+def _build_sublayers(layer: Module, attentions: tuple[str, ...], blocks: int, d_model: int,
+                     nhead: int, dim_feedforward: int, dropout: float, layer_norm_eps: float,
+                     batch_first: bool, norm_first: bool, bias: bool,
+                     factory: dict[str, Any]) -> None:
+    """Register a layer's submodules in PyTorch's order, which is the order hooks,
+    ``named_modules()`` and the state dict list them: the attention modules, the
+    feed-forward network (``linear1``, ``dropout``, ``linear2``), then one norm and one
+    dropout per residual block."""
+    for name in attentions:
+        setattr(layer, name, MultiheadAttention(d_model, nhead, dropout=dropout, bias=bias,
+                                                batch_first=batch_first, **factory))
+    layer.linear1 = Linear(d_model, dim_feedforward, bias=bias, **factory)
+    layer.dropout = Dropout(dropout)
+    layer.linear2 = Linear(dim_feedforward, d_model, bias=bias, **factory)
+    layer.norm_first = norm_first
+    for i in range(1, blocks + 1):
+        setattr(layer, f"norm{i}", LayerNorm(d_model, eps=layer_norm_eps, bias=bias,
+                                             **factory))
+    for i in range(1, blocks + 1):
+        setattr(layer, f"dropout{i}", Dropout(dropout))
+
+
 class TransformerEncoderLayer(Module):
     """Self-attention then a feed-forward network, each wrapped in a residual connection and a
     ``LayerNorm`` (after it, or before it with ``norm_first=True``).
@@ -89,18 +111,10 @@ class TransformerEncoderLayer(Module):
                  layer_norm_eps: float = 1e-5, batch_first: bool = False,
                  norm_first: bool = False, bias: bool = True, device: Any = None,
                  dtype: _dtype.dtype | None = None) -> None:
-        factory = {"device": device, "dtype": dtype}
         super().__init__()
-        self.self_attn = MultiheadAttention(d_model, nhead, dropout=dropout, bias=bias,
-                                            batch_first=batch_first, **factory)
-        self.linear1 = Linear(d_model, dim_feedforward, bias=bias, **factory)
-        self.dropout = Dropout(dropout)
-        self.linear2 = Linear(dim_feedforward, d_model, bias=bias, **factory)
-        self.norm_first = norm_first
-        self.norm1 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **factory)
-        self.norm2 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **factory)
-        self.dropout1 = Dropout(dropout)
-        self.dropout2 = Dropout(dropout)
+        _build_sublayers(self, ("self_attn",), 2, d_model, nhead, dim_feedforward, dropout,
+                         layer_norm_eps, batch_first, norm_first, bias,
+                         {"device": device, "dtype": dtype})
         if isinstance(activation, str):
             activation = _get_activation_fn(activation)
         # The fused kernel knows only ReLU (1) and GELU (2).
@@ -185,22 +199,10 @@ class TransformerDecoderLayer(Module):
                  layer_norm_eps: float = 1e-5, batch_first: bool = False,
                  norm_first: bool = False, bias: bool = True, device: Any = None,
                  dtype: _dtype.dtype | None = None) -> None:
-        factory = {"device": device, "dtype": dtype}
         super().__init__()
-        self.self_attn = MultiheadAttention(d_model, nhead, dropout=dropout,
-                                            batch_first=batch_first, bias=bias, **factory)
-        self.multihead_attn = MultiheadAttention(d_model, nhead, dropout=dropout,
-                                                 batch_first=batch_first, bias=bias, **factory)
-        self.linear1 = Linear(d_model, dim_feedforward, bias=bias, **factory)
-        self.dropout = Dropout(dropout)
-        self.linear2 = Linear(dim_feedforward, d_model, bias=bias, **factory)
-        self.norm_first = norm_first
-        self.norm1 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **factory)
-        self.norm2 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **factory)
-        self.norm3 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **factory)
-        self.dropout1 = Dropout(dropout)
-        self.dropout2 = Dropout(dropout)
-        self.dropout3 = Dropout(dropout)
+        _build_sublayers(self, ("self_attn", "multihead_attn"), 3, d_model, nhead,
+                         dim_feedforward, dropout, layer_norm_eps, batch_first, norm_first,
+                         bias, {"device": device, "dtype": dtype})
         self.activation = (_get_activation_fn(activation) if isinstance(activation, str)
                            else activation)
 
