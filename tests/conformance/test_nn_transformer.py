@@ -425,3 +425,20 @@ def test_a_sequence_with_every_position_padded(hooked):
             return layer(sequence(torch, batch_first=True), src_key_padding_mask=padding)
 
     assert_same_outcome(scenario, rtol=1e-4, atol=1e-5)
+
+
+def test_full_backward_hooks_on_every_submodule_fire_in_pytorchs_order():
+    def scenario(torch):
+        layer, seen = encoder_layer(torch, dropout=0.0), []
+        for name, module in layer.named_modules():
+            module.register_full_backward_hook(
+                lambda m, grad_input, grad_output, name=name: seen.append(
+                    (name, [None if g is None else tuple(g.shape) for g in grad_input],
+                     grad_output[0])))
+        x = sequence(torch)
+        out = layer(x)
+        (out * upstream(torch, out)).sum().backward()
+        return seen, x.grad
+
+    assert_same_outcome(scenario, rtol=1e-4, atol=1e-5)
+
