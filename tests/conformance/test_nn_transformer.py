@@ -442,3 +442,21 @@ def test_full_backward_hooks_on_every_submodule_fire_in_pytorchs_order():
 
     assert_same_outcome(scenario, rtol=1e-4, atol=1e-5)
 
+
+
+def test_a_saved_and_copied_transformer_runs_the_same():
+    def scenario(torch):
+        import copy
+        import io
+
+        model = transformer(torch, activation=torch.nn.GELU(), dropout=0.0)
+        buffer = io.BytesIO()
+        torch.save(model, buffer)
+        buffer.seek(0)
+        loaded = torch.load(buffer, weights_only=False)
+        copied = copy.deepcopy(model)
+        src, tgt = sequence(torch, 3, seed=2).detach(), sequence(torch).detach()
+        return ([n for n, _ in loaded.named_modules()], model(src, tgt), loaded(src, tgt),
+                copied(src, tgt), repr(copied))
+
+    assert_same_outcome(scenario, rtol=1e-4, atol=1e-5)
