@@ -126,6 +126,12 @@ class TransformerEncoderLayer(Module):
             self.activation_relu_or_gelu = 0
         self.activation = activation
 
+    def __setstate__(self, state: dict) -> None:
+        """Layers pickled before ``activation`` existed get ReLU, their only activation."""
+        super().__setstate__(state)
+        if not hasattr(self, "activation"):
+            self.activation = F.relu
+
     def _why_not_fast_path(self, src: Tensor) -> str:
         """Why the fused inference kernel cannot run; empty when it can. Any forward hook or
         pre-hook on the layer or a submodule forbids it, so local hooks always fire."""
@@ -205,6 +211,15 @@ class TransformerDecoderLayer(Module):
                          bias, {"device": device, "dtype": dtype})
         self.activation = (_get_activation_fn(activation) if isinstance(activation, str)
                            else activation)
+
+    def __setstate__(self, state: dict) -> None:
+        """Layers pickled before ``activation`` existed get ReLU. PyTorch looks for it among
+        the plain attributes only, so an activation *module* (kept with the submodules) is
+        missed too: a copied or loaded decoder layer built with ``nn.GELU()`` runs ReLU,
+        while ``named_modules()`` still lists the GELU. We keep that behaviour."""
+        if "activation" not in state:
+            state["activation"] = F.relu
+        super().__setstate__(state)
 
     def forward(self, tgt: Tensor, memory: Tensor, tgt_mask: Tensor | None = None,
                 memory_mask: Tensor | None = None, tgt_key_padding_mask: Tensor | None = None,
