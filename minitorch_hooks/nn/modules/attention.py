@@ -70,6 +70,8 @@ class MultiheadAttention(Module):
     ``(sequence, batch, embed_dim)`` unless ``batch_first=True``. Masks follow PyTorch's
     convention for this module: a boolean ``True`` *hides* a position (the opposite of
     ``F.scaled_dot_product_attention``), a float mask is added to the scores.
+    ``add_bias_kv`` and ``add_zero_attn`` give every query one more key and value to attend
+    to. ``out_proj`` is a submodule for its parameters only: it is never called.
     """
 
     def __init__(self, embed_dim: int, num_heads: int, dropout: float = 0.0, bias: bool = True,

@@ -4,8 +4,8 @@ the model that joins them.
 Each layer is a few named submodules (``self_attn``, ``linear1``, ``norm1``, ``dropout1``...)
 called in a fixed order, so forward hooks on them fire in that order. The layers call
 ``self_attn`` with ``need_weights=False``: a forward hook on it sees ``None`` as the weights
-unless a pre-hook asks for them. In ``eval()`` mode without gradients an encoder layer with no
-hooks of its own takes PyTorch's fused path and calls none of its submodules.
+unless a pre-hook asks for them. In ``eval()`` mode without gradients a batch-first encoder
+layer with no hooks of its own takes PyTorch's fused path and calls none of its submodules.
 See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.Transformer.html>
 """
 
