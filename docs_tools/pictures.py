@@ -125,6 +125,26 @@ def feature_maps(page: Namespace) -> str:
     return _figure_svg(figure)
 
 
+def attention_maps(page: Namespace) -> str:
+    """One heatmap per layer and head of the reversing model: rows are the positions that
+    look, columns the positions looked at, darker is more weight."""
+    plt = _pyplot()
+    maps, digits = page["maps"], page["sequence"][0].tolist()
+    heads = next(iter(maps.values())).shape[1]
+    figure, axes = plt.subplots(len(maps), heads, figsize=(3.2 * heads, 3.1 * len(maps)),
+                                squeeze=False)
+    for row, (name, weights) in zip(axes, maps.items()):
+        for head, ax in enumerate(row):
+            ax.imshow(weights[0, head].numpy(), cmap="Blues", vmin=0, vmax=1)
+            ax.set_title(f"{name}, head {head}")
+            ax.set_xticks(range(len(digits)), [str(d) for d in digits])
+            ax.set_yticks(range(len(digits)))
+            ax.set_xlabel("key (input digit)")
+            ax.set_ylabel("query position")
+    figure.tight_layout()
+    return _figure_svg(figure)
+
+
 def _timeline(roots: tuple, names: dict[str, Any], run: Callable[[], Any]) -> str:
     """The SVG timeline of every hook that fires while ``run()`` runs; what the page's
     hooks print is not part of the picture."""
@@ -158,6 +178,7 @@ PICTURES: dict[str, tuple[str, Callable[[Namespace], str]]] = {
     "assets/plots/gradient-norms.svg": ("how-to/gradient-norms.md", gradient_norms),
     "assets/plots/grad-cam.svg": ("how-to/grad-cam.md", grad_cam),
     "assets/plots/feature-maps.svg": ("how-to/feature-maps.md", feature_maps),
+    "assets/plots/attention-maps.svg": ("how-to/attention-maps.md", attention_maps),
     "assets/traces/nested-modules.svg":
         ("explanation/module-call.md", nested_modules_timeline),
     "assets/traces/one-backward.svg": ("explanation/hook-kinds.md", one_backward_timeline),

@@ -43,6 +43,7 @@ EXERCISE_FOLDERS = (
     "ex14_global_hooks",
     "ex15_optimizer_in_backward",
     "ex16_grad_cam",
+    "ex17_attention_maps",
 )
 
 _HERE = Path(__file__).parent
