@@ -49,7 +49,14 @@ from typing import Any
 import numpy as np
 
 from .._tensor import Tensor
-from ..utils.hooks import call_hooks, type_name
+from ..utils.hooks import (
+    NODE_HOOK,
+    NODE_PRE_HOOK,
+    POST_ACCUMULATE_GRAD_HOOK,
+    TENSOR_HOOK,
+    call_hooks,
+    type_name,
+)
 from . import _formula
 from .grad_mode import _State, set_grad_enabled
 from .graph import AccumulateGrad, GraphTask, Node, _running, _sequence_nr, gradient_edge
@@ -384,12 +391,12 @@ def _call_tensor_pre_hooks(node: Node, grads: list[Any]) -> list[Any]:
 def _run_tensor_hooks(hooks: dict, grad: Any, tensor: Any) -> Any:
     """``tensor`` is the leaf, or ``(node, output_nr)`` for a non-leaf (what a trace shows).
     A hook may replace a gradient, but not a None one (``check_replacement``)."""
-    result = call_hooks(hooks.items(), None if grad is None else _wrap(grad),
-                        _call_tensor_hook, site="tensor hook", owner=tensor)
+    result = call_hooks(TENSOR_HOOK, tensor, hooks.items(),
+                        None if grad is None else _wrap(grad), _call_tensor_hook)
     return None if result is None else _unwrap(result)
 
 
-def _call_tensor_hook(hook_id: int, hook: Callable, grad: Tensor) -> Tensor | None:
+def _call_tensor_hook(hook: Callable, grad: Tensor) -> Tensor | None:
     """``hook(grad)``; a returned tensor must have the gradient's dtype and size."""
     result = hook(grad)
     if result is not None:
@@ -416,11 +423,11 @@ def check_replacement(hook: Callable, original: Tensor | None, result: object) -
 
 def _call_node_pre_hooks(node: Node, grads: list[Any]) -> list[Any]:
     """``hook(grad_outputs)``; a returned tuple replaces the gradients the node gets."""
-    return _unwrap_all(call_hooks(node._hooks.pre.items(), tuple(_wrap_all(grads)),
-                                  _call_node_pre_hook, site="node pre-hook", owner=node))
+    return _unwrap_all(call_hooks(NODE_PRE_HOOK, node, node._hooks.pre.items(),
+                                  tuple(_wrap_all(grads)), _call_node_pre_hook))
 
 
-def _call_node_pre_hook(hook_id: int, hook: Callable, grad_outputs: tuple) -> tuple | None:
+def _call_node_pre_hook(hook: Callable, grad_outputs: tuple) -> tuple | None:
     return check_returned_grads(hook, grad_outputs, hook(grad_outputs))
 
 
@@ -432,11 +439,11 @@ def _call_node_post_hooks(node: Node, grad_inputs: Sequence[Any], grads: list[An
     kept no ``grad_outputs`` for it then, so it gets an empty tuple."""
     grad_outputs = tuple(_wrap_all(grads)) if had_hooks else ()
 
-    def call(hook_id: int, hook: Callable, value: tuple) -> tuple | None:
+    def call(hook: Callable, value: tuple) -> tuple | None:
         return check_returned_grads(hook, value, hook(value, grad_outputs))
 
-    return _unwrap_all(call_hooks(node._hooks.post.items(), tuple(_wrap_all(grad_inputs)),
-                                  call, site="node hook", owner=node))
+    return _unwrap_all(call_hooks(NODE_HOOK, node, node._hooks.post.items(),
+                                  tuple(_wrap_all(grad_inputs)), call))
 
 
 def check_returned_grads(hook: Callable, grads: tuple, result: object) -> tuple | None:
@@ -494,8 +501,8 @@ def _accumulate(leaf: Tensor, grad: Any) -> None:
         leaf._grad._data += grad
         leaf._grad._version_counter[0] += 1
     hooks = leaf._post_accumulate_grad_hooks
-    if hooks and call_hooks(hooks.items(), leaf, _call_post_accumulate_grad_hook,
-                            site="post-accumulate-grad hook", owner=leaf) is not leaf:
+    if hooks and call_hooks(POST_ACCUMULATE_GRAD_HOOK, leaf, hooks.items(), leaf,
+                            _call_post_accumulate_grad_hook) is not leaf:
         raise RuntimeError("Tensor post accumulate grad hooks should return None.")
 
 
@@ -512,8 +519,7 @@ def _owned_by_engine(grad: np.ndarray) -> bool:
             and sys.getrefcount(grad) <= 4)
 
 
-def _call_post_accumulate_grad_hook(hook_id: int, hook: Callable, tensor: Tensor
-                                    ) -> Tensor | None:
+def _call_post_accumulate_grad_hook(hook: Callable, tensor: Tensor) -> Tensor | None:
     """``hook(tensor)`` must return None, but PyTorch runs these hooks like tensor hooks:
     a returned tensor (checked like a gradient) is what the next hook receives, and only
     after the last one does the error come. Handing the tensor back is no replacement."""

@@ -31,7 +31,23 @@ from ..._ops.conversion import parse_to
 from ..._tensor import Tensor
 from ...autograd.grad_mode import no_grad
 from ...utils import swap_tensors
-from ...utils.hooks import BackwardHook, RemovableHandle, call_hooks, check_callable, traced
+from ...utils.hooks import (
+    BUFFER_REGISTRATION_HOOK,
+    FORWARD_HOOK,
+    FORWARD_PRE_HOOK,
+    LOAD_STATE_DICT_POST_HOOK,
+    LOAD_STATE_DICT_PRE_HOOK,
+    MODULE_REGISTRATION_HOOK,
+    PARAMETER_REGISTRATION_HOOK,
+    STATE_DICT_POST_HOOK,
+    STATE_DICT_PRE_HOOK,
+    BackwardHook,
+    HookPoint,
+    RemovableHandle,
+    add_hook,
+    call_hooks,
+    check_callable,
+)
 from ..parameter import Buffer, Parameter, is_lazy
 
 # -- hooks for every module (debugging and profiling tools use these) --------------------
@@ -46,50 +62,44 @@ _global_module_registration_hooks: OrderedDict[int, Callable] = OrderedDict()
 _global_parameter_registration_hooks: OrderedDict[int, Callable] = OrderedDict()
 _global_buffer_registration_hooks: OrderedDict[int, Callable] = OrderedDict()
 
+_NO_FLAGS = (False, None)  # a forward hook without with_kwargs or always_call
+
 _MIXED_BACKWARD_HOOKS = ("Cannot use both regular backward hooks and full backward hooks {}. "
                          "Please use only one of them.")
 
 
-def _register(hooks: OrderedDict, hook: Callable, *, prepend: bool = False,
-              flags: tuple[tuple[OrderedDict, bool], ...] = ()) -> RemovableHandle:
-    """Add ``hook`` to ``hooks`` (at the front with ``prepend``) and set its flags, which
-    live in side dictionaries keyed by the same handle id, as in PyTorch."""
-    check_callable(hook)
-    handle = RemovableHandle(hooks, extra_dict=[flag_dict for flag_dict, _ in flags])
-    hooks[handle.id] = hook
-    for flag_dict, enabled in flags:
-        if enabled:
-            flag_dict[handle.id] = True
-    if prepend:
-        hooks.move_to_end(handle.id, last=False)
-    return handle
-
-
 def register_module_forward_pre_hook(hook: Callable) -> RemovableHandle:
     """``hook(module, args)`` before every module's forward, before the module's own."""
-    return _register(_global_forward_pre_hooks, hook)
+    return add_hook(_global_forward_pre_hooks, hook)
 
 
 def register_module_forward_hook(hook: Callable, *, with_kwargs: bool = False,
                                  always_call: bool = False) -> RemovableHandle:
     """``hook(module, args, output)`` after every module's forward, before its own."""
-    return _register(_global_forward_hooks, hook,
-                     flags=((_global_forward_hooks_with_kwargs, with_kwargs),
-                            (_global_forward_hooks_always_called, always_call)))
+    return add_hook(_global_forward_hooks, hook,
+                    flag_dicts=(_global_forward_hooks_with_kwargs,
+                                _global_forward_hooks_always_called),
+                    flags=(with_kwargs, always_call))
 
 
 def register_module_full_backward_pre_hook(hook: Callable) -> RemovableHandle:
     """``hook(module, grad_output)`` for every module, before the module's own."""
-    return _register(_global_backward_pre_hooks, hook)
+    return add_hook(_global_backward_pre_hooks, hook)
+
+
+def _check_backward_hook_kind(kind_so_far: bool | None, full: bool, where: str) -> None:
+    """Full and legacy backward hooks do not mix: not on one module, nor among the global
+    hooks. ``kind_so_far`` is None until the first backward hook, then whether it was full."""
+    if kind_so_far is not None and kind_so_far != full:
+        raise RuntimeError(_MIXED_BACKWARD_HOOKS.format(where))
 
 
 def _register_global_backward_hook(hook: Callable, full: bool) -> RemovableHandle:
     global _global_is_full_backward_hook
-    if _global_is_full_backward_hook is (not full):
-        raise RuntimeError(_MIXED_BACKWARD_HOOKS.format("as a global Module hook"))
-    check_callable(hook)
+    _check_backward_hook_kind(_global_is_full_backward_hook, full, "as a global Module hook")
+    handle = add_hook(_global_backward_hooks, hook)
     _global_is_full_backward_hook = full
-    return _register(_global_backward_hooks, hook)
+    return handle
 
 
 def register_module_full_backward_hook(hook: Callable) -> RemovableHandle:
@@ -105,29 +115,28 @@ def register_module_backward_hook(hook: Callable) -> RemovableHandle:
 def register_module_module_registration_hook(hook: Callable) -> RemovableHandle:
     """``hook(module, name, submodule)`` whenever a sub-module is registered anywhere; a
     returned module is registered instead."""
-    return _register(_global_module_registration_hooks, hook)
+    return add_hook(_global_module_registration_hooks, hook)
 
 
 def register_module_parameter_registration_hook(hook: Callable) -> RemovableHandle:
     """``hook(module, name, param)`` whenever a parameter is registered anywhere."""
-    return _register(_global_parameter_registration_hooks, hook)
+    return add_hook(_global_parameter_registration_hooks, hook)
 
 
 def register_module_buffer_registration_hook(hook: Callable) -> RemovableHandle:
     """``hook(module, name, buffer)`` whenever a buffer is registered anywhere."""
-    return _register(_global_buffer_registration_hooks, hook)
+    return add_hook(_global_buffer_registration_hooks, hook)
 
 
-_REGISTRATION_HOOKS = {"module": _global_module_registration_hooks,
-                       "parameter": _global_parameter_registration_hooks,
-                       "buffer": _global_buffer_registration_hooks}
+_REGISTRATION_HOOKS = {MODULE_REGISTRATION_HOOK: _global_module_registration_hooks,
+                       PARAMETER_REGISTRATION_HOOK: _global_parameter_registration_hooks,
+                       BUFFER_REGISTRATION_HOOK: _global_buffer_registration_hooks}
 
 
-def _run_registration_hooks(kind: str, module: Module, name: str, value: Any) -> Any:
-    """The global hooks for registering a ``kind`` ("module", "parameter", "buffer")."""
-    return call_hooks(_REGISTRATION_HOOKS[kind].items(), value,
-                      lambda _, hook, v: hook(module, name, v),
-                      site=f"{kind} registration hook", owner=module)
+def _run_registration_hooks(point: HookPoint, module: Module, name: str, value: Any) -> Any:
+    """The global hooks that see a member registered; one may return a replacement."""
+    return call_hooks(point, module, _REGISTRATION_HOOKS[point].items(), value,
+                      lambda hook, value: hook(module, name, value))
 
 
 class _WrappedHook:
@@ -271,9 +280,14 @@ class Module:
         Each replacement is stored in ``state`` at once, not after the last hook: if a later
         hook raises, the always-call hooks see the arguments as they were, as in PyTorch.
         """
-        def call(hook_id: int, hook: Callable, args_kwargs: tuple) -> tuple | None:
+        hooks = (*_global_forward_pre_hooks.items(), *self._forward_pre_hooks.items())
+        # Whether each hook takes kwargs (a flag kept beside it), in the order they are called.
+        with_kwargs = iter([hook_id in self._forward_pre_hooks_with_kwargs
+                            for hook_id, _ in hooks])
+
+        def call(hook: Callable, args_kwargs: tuple) -> tuple | None:
             args, kwargs = args_kwargs
-            if hook_id in self._forward_pre_hooks_with_kwargs:
+            if next(with_kwargs):
                 result = hook(self, args, kwargs)
                 if result is not None and not (isinstance(result, tuple) and len(result) == 2):
                     raise RuntimeError("forward pre-hook must return None or a tuple of "
@@ -286,10 +300,7 @@ class Module:
                 state.args, state.kwargs = result
             return result
 
-        hooks = itertools.chain(_global_forward_pre_hooks.items(),
-                                self._forward_pre_hooks.items())
-        call_hooks(hooks, (state.args, state.kwargs), call, site="forward pre-hook",
-                   owner=self)
+        call_hooks(FORWARD_PRE_HOOK, self, hooks, (state.args, state.kwargs), call)
 
     def _setup_backward_hook(self) -> BackwardHook | None:
         """Step 2's bookkeeping: the full backward hooks and pre-hooks that apply here."""
@@ -303,30 +314,43 @@ class Module:
             return None
         return BackwardHook(self, full_hooks, pre_hooks)
 
-    def _forward_hook_caller(self, state: _CallState) -> Callable:
-        """Calls one forward hook; like the pre-hooks, a new output is stored in ``state``
-        at once, for the always-call hooks should a later hook raise."""
-        def call(hook_id: int, hook: Callable, result: Any) -> Any:
-            if hook_id in self._forward_hooks_always_called or \
-                    hook_id in _global_forward_hooks_always_called:
-                state.always_called.add(hook_id)
-            if hook_id in self._forward_hooks_with_kwargs or \
-                    hook_id in _global_forward_hooks_with_kwargs:
-                result = hook(self, state.args, state.kwargs, result)
-            else:
-                result = hook(self, state.args, result)
-            if result is not None:
-                state.result = result
-            return result
-
-        return call
-
     def _run_forward_hooks(self, state: _CallState) -> None:
         """Step 4: ``hook(module, args, output)`` (``with_kwargs``: ``hook(module, args,
-        kwargs, output)``); a result other than ``None`` replaces the output."""
-        hooks = itertools.chain(_global_forward_hooks.items(), self._forward_hooks.items())
-        call_hooks(hooks, state.result, self._forward_hook_caller(state),
-                   site="forward hook", owner=self)
+        kwargs, output)``); a result other than ``None`` replaces the output. Like the
+        pre-hooks, a new output is stored in ``state`` at once, for the always-call hooks
+        should a later hook raise; and an always-call hook that ran is not run again."""
+        hooks = (*_global_forward_hooks.items(), *self._forward_hooks.items())
+        flags = itertools.repeat(_NO_FLAGS)
+        if (self._forward_hooks_with_kwargs or self._forward_hooks_always_called
+                or _global_forward_hooks_with_kwargs or _global_forward_hooks_always_called):
+            flags = iter([self._forward_hook_flags(hook_id) for hook_id, _ in hooks])
+
+        def call(hook: Callable, result: Any) -> Any:
+            with_kwargs, always_call_id = next(flags)
+            if always_call_id is not None:
+                state.always_called.add(always_call_id)
+            return self._call_forward_hook(state, hook, with_kwargs, result)
+
+        call_hooks(FORWARD_HOOK, self, hooks, state.result, call)
+
+    def _forward_hook_flags(self, hook_id: int) -> tuple[bool, int | None]:
+        """Whether the forward hook ``hook_id`` takes kwargs, and its id if it is always
+        called (its flags, kept in side dictionaries, local or global)."""
+        with_kwargs = (hook_id in self._forward_hooks_with_kwargs
+                       or hook_id in _global_forward_hooks_with_kwargs)
+        always = (hook_id in self._forward_hooks_always_called
+                  or hook_id in _global_forward_hooks_always_called)
+        return with_kwargs, (hook_id if always else None)
+
+    def _call_forward_hook(self, state: _CallState, hook: Callable, with_kwargs: bool,
+                           result: Any) -> Any:
+        if with_kwargs:
+            result = hook(self, state.args, state.kwargs, result)
+        else:
+            result = hook(self, state.args, result)
+        if result is not None:
+            state.result = result
+        return result
 
     def _run_always_called_hooks(self, state: _CallState) -> None:
         """Step 6: after a failure, the ``always_call`` forward hooks that have not run yet
@@ -338,20 +362,25 @@ class Module:
         last one, ends the walk with Python's "OrderedDict mutated during iteration"
         RuntimeError, which replaces the original exception; we do the same.
         """
-        call = self._forward_hook_caller(state)
         for hook_dict, always, label in (
                 (_global_forward_hooks, _global_forward_hooks_always_called,
                  "global module forward hook"),
                 (self._forward_hooks, self._forward_hooks_always_called, "module forward hook")):
-            for hook_id, hook in hook_dict.items():
+            for hook_id, hook in hook_dict.items():  # the live dictionary
                 if hook_id not in always or hook_id in state.always_called:
                     continue
                 try:
-                    call(hook_id, traced(hook, "forward hook", self, hook_id), state.result)
+                    self._call_always_called_hook(state, hook_id, hook)
                 except Exception as error:  # noqa: BLE001 - reported as PyTorch does
                     warnings.warn(f"{label} with ``always_call=True`` raised an exception that "
                                   f"was silenced as another error was raised in forward: "
                                   f"{error}", UserWarning, stacklevel=4)
+
+    def _call_always_called_hook(self, state: _CallState, hook_id: int, hook: Callable
+                                 ) -> None:
+        with_kwargs = self._forward_hook_flags(hook_id)[0]
+        call_hooks(FORWARD_HOOK, self, ((hook_id, hook),), state.result,
+                   lambda hook, result: self._call_forward_hook(state, hook, with_kwargs, result))
 
     def _legacy_backward_hooks(self) -> list[Callable]:
         legacy = []
@@ -380,8 +409,8 @@ class Module:
 
         See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.Module.html#torch.nn.Module.register_forward_pre_hook>
         """
-        return _register(self._forward_pre_hooks, hook, prepend=prepend,
-                         flags=((self._forward_pre_hooks_with_kwargs, with_kwargs),))
+        return add_hook(self._forward_pre_hooks, hook, prepend=prepend,
+                        flag_dicts=(self._forward_pre_hooks_with_kwargs,), flags=(with_kwargs,))
 
     def register_forward_hook(self, hook: Callable, *, prepend: bool = False,
                               with_kwargs: bool = False, always_call: bool = False
@@ -390,9 +419,10 @@ class Module:
 
         See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.Module.html#torch.nn.Module.register_forward_hook>
         """
-        return _register(self._forward_hooks, hook, prepend=prepend,
-                         flags=((self._forward_hooks_with_kwargs, with_kwargs),
-                                (self._forward_hooks_always_called, always_call)))
+        return add_hook(self._forward_hooks, hook, prepend=prepend,
+                        flag_dicts=(self._forward_hooks_with_kwargs,
+                                    self._forward_hooks_always_called),
+                        flags=(with_kwargs, always_call))
 
     def register_full_backward_pre_hook(self, hook: Callable, prepend: bool = False
                                         ) -> RemovableHandle:
@@ -401,7 +431,7 @@ class Module:
 
         See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.Module.html#torch.nn.Module.register_full_backward_pre_hook>
         """
-        return _register(self._backward_pre_hooks, hook, prepend=prepend)
+        return add_hook(self._backward_pre_hooks, hook, prepend=prepend)
 
     def register_full_backward_hook(self, hook: Callable, prepend: bool = False
                                     ) -> RemovableHandle:
@@ -410,26 +440,24 @@ class Module:
 
         See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.Module.html#torch.nn.Module.register_full_backward_hook>
         """
-        if self._is_full_backward_hook is False:
-            raise RuntimeError(_MIXED_BACKWARD_HOOKS.format("on a single Module"))
-        check_callable(hook)
+        _check_backward_hook_kind(self._is_full_backward_hook, True, "on a single Module")
+        handle = add_hook(self._backward_hooks, hook, prepend=prepend)
         self._is_full_backward_hook = True
-        return _register(self._backward_hooks, hook, prepend=prepend)
+        return handle
 
     def register_backward_hook(self, hook: Callable) -> RemovableHandle:
         """Deprecated: a hook on the grad_fn of the module's last operation only, so its
         ``grad_input`` can be the gradient of some inner tensor. Use
         ``register_full_backward_hook``.
         """
-        if self._is_full_backward_hook is True:
-            raise RuntimeError(_MIXED_BACKWARD_HOOKS.format("on a single Module"))
-        check_callable(hook)
+        _check_backward_hook_kind(self._is_full_backward_hook, False, "on a single Module")
+        handle = add_hook(self._backward_hooks, hook)
         self._is_full_backward_hook = False
-        return _register(self._backward_hooks, hook)
+        return handle
 
     def register_state_dict_pre_hook(self, hook: Callable) -> RemovableHandle:
         """``hook(module, prefix, keep_vars)`` before ``state_dict`` collects this module."""
-        return _register(self._state_dict_pre_hooks, hook)
+        return add_hook(self._state_dict_pre_hooks, hook)
 
     def register_state_dict_post_hook(self, hook: Callable) -> RemovableHandle:
         """``hook(module, state_dict, prefix, local_metadata)`` after; it edits in place.
@@ -441,7 +469,7 @@ class Module:
         """
         check_callable(hook)
         hook._from_public_api = True
-        return _register(self._state_dict_hooks, hook)
+        return add_hook(self._state_dict_hooks, hook)
 
     def _register_state_dict_hook(self, hook: Callable) -> RemovableHandle:
         """The older, private post-hook: unlike ``register_state_dict_post_hook``'s, it may
@@ -451,7 +479,7 @@ class Module:
             raise RuntimeError("Cannot register the same function as the state dict post hook "
                                "that was previously registered via "
                                "register_state_dict_post_hook")
-        return _register(self._state_dict_hooks, hook)
+        return add_hook(self._state_dict_hooks, hook)
 
     def register_load_state_dict_pre_hook(self, hook: Callable) -> RemovableHandle:
         """``hook(module, state_dict, prefix, local_metadata, strict, missing_keys,
@@ -463,12 +491,12 @@ class Module:
         """The private form PyTorch's own layers use: the hook gets the module as its first
         argument only ``with_module``."""
         check_callable(hook)
-        return _register(self._load_state_dict_pre_hooks,
-                         _WrappedHook(hook, self if with_module else None))
+        return add_hook(self._load_state_dict_pre_hooks,
+                        _WrappedHook(hook, self if with_module else None))
 
     def register_load_state_dict_post_hook(self, hook: Callable) -> RemovableHandle:
         """``hook(module, incompatible_keys)`` after loading; it edits the keys in place."""
-        return _register(self._load_state_dict_post_hooks, hook)
+        return add_hook(self._load_state_dict_post_hooks, hook)
 
     # == registration through attributes ==================================================
     def __setattr__(self, name: str, value: Any) -> None:
@@ -489,12 +517,14 @@ class Module:
                 raise AttributeError("cannot assign module before Module.__init__() call")
             self._forget(name, self.__dict__, self._parameters, self._buffers,
                          self._non_persistent_buffers_set)
-            self._modules[name] = _run_registration_hooks("module", self, name, value)
+            self._modules[name] = _run_registration_hooks(MODULE_REGISTRATION_HOOK, self, name,
+                                                          value)
         elif name in self.__dict__.get("_modules", ()):
             if value is not None:
                 raise TypeError(f"cannot assign '{_typename(value)}' as child module '{name}' "
                                 "(torch.nn.Module or None expected)")
-            self._modules[name] = _run_registration_hooks("module", self, name, value)
+            self._modules[name] = _run_registration_hooks(MODULE_REGISTRATION_HOOK, self, name,
+                                                          value)
         elif isinstance(value, Buffer) or name in self.__dict__.get("_buffers", ()):
             if value is not None and not isinstance(value, Tensor):
                 raise TypeError(f"cannot assign '{_typename(value)}' as buffer '{name}' "
@@ -563,7 +593,7 @@ class Module:
                     f"Cannot assign non-leaf Tensor to parameter '{name}'. Model parameters "
                     f"must be created explicitly. To express '{name}' as a function of another "
                     "Tensor, compute the value in the forward() method.")
-            param = _run_registration_hooks("parameter", self, name, param)
+            param = _run_registration_hooks(PARAMETER_REGISTRATION_HOOK, self, name, param)
         self._parameters[name] = param
 
     def register_buffer(self, name: str, tensor: Tensor | None, persistent: bool = True
@@ -576,7 +606,7 @@ class Module:
         if tensor is not None and not isinstance(tensor, Tensor):
             raise TypeError(f"cannot assign '{_typename(tensor)}' object to buffer '{name}' "
                             "(torch Tensor or None required)")
-        self._buffers[name] = _run_registration_hooks("buffer", self, name, tensor)
+        self._buffers[name] = _run_registration_hooks(BUFFER_REGISTRATION_HOOK, self, name, tensor)
         if persistent:
             self._non_persistent_buffers_set.discard(name)
         else:
@@ -587,7 +617,7 @@ class Module:
         if not isinstance(module, Module) and module is not None:
             raise TypeError(f"{_typename(module)} is not a Module subclass")
         self._check_name("module", name, self._modules)
-        self._modules[name] = _run_registration_hooks("module", self, name, module)
+        self._modules[name] = _run_registration_hooks(MODULE_REGISTRATION_HOOK, self, name, module)
 
     register_module = add_module
 
@@ -865,21 +895,24 @@ class Module:
         local_metadata = {"version": self._version}
         if hasattr(destination, "_metadata"):
             destination._metadata[prefix[:-1]] = local_metadata
-        for hook in tuple(self._state_dict_pre_hooks.values()):
-            traced(hook, "state_dict pre-hook", self)(self, prefix, keep_vars)
+        def call_pre_hook(hook: Callable, _: None) -> None:
+            hook(self, prefix, keep_vars)  # the result is ignored
+
+        call_hooks(STATE_DICT_PRE_HOOK, self, self._state_dict_pre_hooks.items(), None,
+                   call_pre_hook)
         self._save_to_state_dict(destination, prefix, keep_vars)
         for name, module in self._modules.items():
             if module is not None:
                 module.state_dict(destination=destination, prefix=prefix + name + ".",
                                   keep_vars=keep_vars)
-        for hook in tuple(self._state_dict_hooks.values()):
-            result = traced(hook, "state_dict post-hook", self)(
-                self, destination, prefix, local_metadata)
-            if result is not None:
-                if getattr(hook, "_from_public_api", False):
-                    raise RuntimeError("state_dict post-hook must return None")
-                destination = result
-        return destination
+        def call_post_hook(hook: Callable, destination: dict) -> dict | None:
+            result = hook(self, destination, prefix, local_metadata)
+            if result is not None and getattr(hook, "_from_public_api", False):
+                raise RuntimeError("state_dict post-hook must return None")
+            return result
+
+        return call_hooks(STATE_DICT_POST_HOOK, self, self._state_dict_hooks.items(),
+                          destination, call_post_hook)
 
     def _save_to_state_dict(self, destination: dict, prefix: str, keep_vars: bool) -> None:
         """This module's own entries (not its children's): parameters, persistent buffers
@@ -914,10 +947,12 @@ class Module:
     def _load_from_state_dict(self, state_dict: dict, prefix: str, local_metadata: dict,
                               strict: bool, missing_keys: list, unexpected_keys: list,
                               error_msgs: list) -> None:
-        for hook in tuple(self._load_state_dict_pre_hooks.values()):
-            traced(hook, "load_state_dict pre-hook", self)(
-                state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
-                error_msgs)
+        def call_pre_hook(hook: Callable, _: None) -> None:
+            hook(state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
+                 error_msgs)  # the result is ignored
+
+        call_hooks(LOAD_STATE_DICT_PRE_HOOK, self, self._load_state_dict_pre_hooks.items(),
+                   None, call_pre_hook)
         assign = local_metadata.get("assign_to_params_buffers", False)
         local_state = {name: value for name, value in itertools.chain(
             self._parameters.items(),
@@ -1017,13 +1052,10 @@ class Module:
                     child_prefix = prefix + name + "."
                     load(child, {k: v for k, v in local_state_dict.items()
                                  if k.startswith(child_prefix)}, child_prefix)
-            keys = _IncompatibleKeys(missing_keys, unexpected_keys)
-            for hook in tuple(module._load_state_dict_post_hooks.values()):
-                if traced(hook, "load_state_dict post-hook", module)(module, keys) is not None:
-                    raise AssertionError(
-                        "Hooks registered with ``register_load_state_dict_post_hook`` are not"
-                        " expected to return new values, if incompatible_keys need to be "
-                        "modified, it should be done inplace.")
+            call_hooks(LOAD_STATE_DICT_POST_HOOK, module,
+                       module._load_state_dict_post_hooks.items(),
+                       _IncompatibleKeys(missing_keys, unexpected_keys),
+                       lambda hook, keys: _call_load_state_dict_post_hook(module, hook, keys))
 
         load(self, state_dict)
         if strict:
@@ -1076,6 +1108,15 @@ def _fresh_state() -> dict[str, Any]:
         "_state_dict_hooks": OrderedDict(), "_state_dict_pre_hooks": OrderedDict(),
         "_load_state_dict_pre_hooks": OrderedDict(), "_load_state_dict_post_hooks": OrderedDict(),
     }
+
+
+def _call_load_state_dict_post_hook(module: Module, hook: Callable, keys: _IncompatibleKeys
+                                    ) -> None:
+    if hook(module, keys) is not None:
+        raise AssertionError(
+            "Hooks registered with ``register_load_state_dict_post_hook`` are not expected to "
+            "return new values, if incompatible_keys need to be modified, it should be done "
+            "inplace.")
 
 
 def _typename(value: Any) -> str:
