@@ -22,25 +22,17 @@ import functools
 import itertools
 import warnings
 import weakref
-from collections import OrderedDict, namedtuple
-from collections.abc import Callable, Iterator, Mapping
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
 from typing import Any
 
-from ... import __future__, _dtype
-from ..._ops.conversion import parse_to
 from ..._tensor import Tensor
-from ...autograd.grad_mode import no_grad
-from ...utils import swap_tensors
 from ...utils.hooks import (
     BUFFER_REGISTRATION_HOOK,
     FORWARD_HOOK,
     FORWARD_PRE_HOOK,
-    LOAD_STATE_DICT_POST_HOOK,
-    LOAD_STATE_DICT_PRE_HOOK,
     MODULE_REGISTRATION_HOOK,
     PARAMETER_REGISTRATION_HOOK,
-    STATE_DICT_POST_HOOK,
-    STATE_DICT_PRE_HOOK,
     BackwardHook,
     HookPoint,
     RemovableHandle,
@@ -48,7 +40,10 @@ from ...utils.hooks import (
     call_hooks,
     check_callable,
 )
-from ..parameter import Buffer, Parameter, is_lazy
+from ..parameter import Buffer, Parameter
+from ._conversion import ConversionMixin
+from ._legacy_backward_hook import attach_legacy_backward_hooks
+from ._state_dict import StateDictMixin, _IncompatibleKeys  # noqa: F401 - PyTorch's home
 
 # -- hooks for every module (debugging and profiling tools use these) --------------------
 _global_forward_pre_hooks: OrderedDict[int, Callable] = OrderedDict()
@@ -173,18 +168,6 @@ class _WrappedHook:
             self.module = weakref.ref(state["module"])
 
 
-_EXTRA_STATE = "_extra_state"  # the state-dict key of what ``get_extra_state`` returns
-
-
-class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
-    """What ``load_state_dict`` returns: the keys it could not match."""
-
-    def __repr__(self) -> str:
-        if not self.missing_keys and not self.unexpected_keys:
-            return "<All keys matched successfully>"
-        return super().__repr__()
-
-    __str__ = __repr__
 
 
 def _addindent(text: str, spaces: int) -> str:
@@ -205,8 +188,13 @@ class _CallState:
         self.always_called: set[int] = set()
 
 
-class Module:
-    """Base class for all neural network modules; subclasses define ``forward``."""
+class Module(ConversionMixin, StateDictMixin):
+    """Base class for all neural network modules; subclasses define ``forward``.
+
+    This file holds calling a module and its hooks, and the registration of its members;
+    conversion (``to``, ``train``...) and ``state_dict`` are inherited from
+    ``_conversion.py`` and ``_state_dict.py``.
+    """
 
     training: bool
     _version: int = 1
@@ -255,7 +243,8 @@ class Module:
         if (self._backward_pre_hooks or self._backward_hooks or _global_backward_pre_hooks
                 or _global_backward_hooks):
             backward_hook = self._setup_backward_hook()
-            legacy_hooks = self._legacy_backward_hooks()
+            legacy_hooks = [_WrappedHook(hook, self)
+                            for _, hook in self._backward_hooks_of_kind(full=False)]
         if self._forward_pre_hooks or _global_forward_pre_hooks:
             self._run_forward_pre_hooks(state)
         if backward_hook is not None:
@@ -269,8 +258,8 @@ class Module:
                               "Tensor or a tuple of Tensors but received "
                               f"{type(state.result)}", UserWarning, stacklevel=3)
             state.result = backward_hook.setup_output_hook(state.result)
-        if legacy_hooks:
-            self._attach_legacy_backward_hooks(state, legacy_hooks)
+        if legacy_hooks:  # the deprecated register_backward_hook (_legacy_backward_hook.py)
+            attach_legacy_backward_hooks(state.args, state.result, legacy_hooks)
         return state.result
 
     def _run_forward_pre_hooks(self, state: _CallState) -> None:
@@ -305,14 +294,21 @@ class Module:
     def _setup_backward_hook(self) -> BackwardHook | None:
         """Step 2's bookkeeping: the full backward hooks and pre-hooks that apply here."""
         pre_hooks = [*_global_backward_pre_hooks.items(), *self._backward_pre_hooks.items()]
-        full_hooks = []
-        if _global_is_full_backward_hook is True:
-            full_hooks += _global_backward_hooks.items()
-        if self._is_full_backward_hook is True:
-            full_hooks += self._backward_hooks.items()
+        full_hooks = self._backward_hooks_of_kind(full=True)
         if not (full_hooks or pre_hooks):
             return None
         return BackwardHook(self, full_hooks, pre_hooks)
+
+    def _backward_hooks_of_kind(self, full: bool) -> list[tuple[int, Callable]]:
+        """The global backward hooks, then the module's, that are full ones (``full``) or
+        legacy ones: each set of backward hooks is of one kind only, fixed by the first
+        registered (``_check_backward_hook_kind``)."""
+        hooks: list[tuple[int, Callable]] = []
+        if _global_is_full_backward_hook is full:
+            hooks += _global_backward_hooks.items()
+        if self._is_full_backward_hook is full:
+            hooks += self._backward_hooks.items()
+        return hooks
 
     def _run_forward_hooks(self, state: _CallState) -> None:
         """Step 4: ``hook(module, args, output)`` (``with_kwargs``: ``hook(module, args,
@@ -381,26 +377,6 @@ class Module:
         with_kwargs = self._forward_hook_flags(hook_id)[0]
         call_hooks(FORWARD_HOOK, self, ((hook_id, hook),), state.result,
                    lambda hook, result: self._call_forward_hook(state, hook, with_kwargs, result))
-
-    def _legacy_backward_hooks(self) -> list[Callable]:
-        legacy = []
-        if _global_is_full_backward_hook is False:
-            legacy += _global_backward_hooks.values()
-        if self._is_full_backward_hook is False:
-            legacy += self._backward_hooks.values()
-        return legacy
-
-    def _attach_legacy_backward_hooks(self, state: _CallState, legacy: list[Callable]) -> None:
-        """The deprecated ``register_backward_hook``: attached to the grad_fn of the first
-        output tensor, so it sees only that last operation's gradients."""
-        var = state.result
-        while not isinstance(var, Tensor):
-            var = next(v for v in var.values() if isinstance(v, Tensor)) \
-                if isinstance(var, dict) else var[0]
-        if var.grad_fn is not None:
-            for hook in legacy:
-                var.grad_fn.register_hook(_WrappedHook(hook, self))
-            _warn_legacy_backward_hook(state.args, state.result, var.grad_fn)
 
     # == registering hooks ====================================================================
     def register_forward_pre_hook(self, hook: Callable, *, prepend: bool = False,
@@ -745,331 +721,6 @@ class Module:
         fn(self)
         return self
 
-    # == moving and casting: ``to``, ``float()``, ... =========================================
-    def _apply(self, fn: Callable[[Tensor], Tensor]) -> Module:
-        """Replace every parameter's and buffer's values by ``fn`` of them, children first.
-
-        By default a parameter stays the *same* ``Parameter`` object: only its ``.data``
-        (and its gradient's) is replaced. That is why an optimiser built before
-        ``model.double()`` still holds the model's parameters, and why hooks registered on
-        them keep firing. ``torch.__future__`` has two other ways: a new ``Parameter``
-        (overwrite), or the same object with its whole content swapped (swap), which
-        leaves its old hooks behind. A buffer, which no optimiser holds, is simply
-        replaced by the converted tensor. The module's own hooks are not touched.
-        See <https://docs.pytorch.org/docs/2.13/future_mod.html>
-        """
-        for module in self.children():
-            module._apply(fn)
-        swap = __future__.get_swap_module_params_on_conversion()
-        overwrite = __future__.get_overwrite_module_params_on_conversion()
-        for key, param in self._parameters.items():
-            if param is None:
-                continue
-            with no_grad():  # the conversion is not part of any graph
-                applied = fn(param)
-            grad = param._grad
-            if swap:
-                self._swap_in(key, param, Parameter(applied, param.requires_grad), grad)
-                out = param
-            elif overwrite:
-                out = self._parameters[key] = Parameter(applied, param.requires_grad)
-            else:
-                param.data = applied
-                out = param
-            if grad is None:
-                continue
-            with no_grad():
-                grad_applied = fn(grad)
-            if swap:
-                grad_applied.requires_grad_(grad.requires_grad)
-                try:
-                    swap_tensors(grad, grad_applied)
-                except Exception as error:
-                    raise RuntimeError(f"_apply(): Couldn't swap {self._get_name()}.{key}.grad"
-                                       ) from error
-                out.grad = grad
-            elif overwrite:
-                out.grad = grad_applied.requires_grad_(grad.requires_grad)
-            else:
-                out.grad.data = grad_applied
-        for name, buffer in self._buffers.items():
-            if buffer is not None:
-                self._buffers[name] = fn(buffer)
-        return self
-
-    def _swap_in(self, key: str, param: Parameter, applied: Parameter, grad: Tensor | None
-                 ) -> None:
-        """Swap ``applied`` into ``param``; the gradient is set aside during the swap, and
-        put back if it fails, so a failed conversion leaves the parameter as it was."""
-        try:
-            param.grad = None
-            swap_tensors(param, applied)
-        except Exception as error:
-            param.grad = grad
-            raise RuntimeError(f"_apply(): Couldn't swap {self._get_name()}.{key}") from error
-
-    def to(self, *args: Any, **kwargs: Any) -> Module:
-        """Move and/or cast the parameters and buffers, in place; returns the module.
-
-        ``to(device)``, ``to(dtype)``, ``to(device, dtype)`` or ``to(tensor)``, as
-        ``Tensor.to``. Only floating-point parameters and buffers change dtype: an integer
-        buffer (a step counter) keeps its type, which is also why an integer ``dtype`` is
-        refused. The only device is the CPU; any other is an error.
-        See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.Module.html#torch.nn.Module.to>
-        """
-        dtype = parse_to(*args, **kwargs)
-        if dtype is not None and not dtype.is_floating_point:
-            raise TypeError("nn.Module.to only accepts floating point or complex dtypes, but "
-                            f"got desired dtype={dtype}")
-        return self._apply(lambda t: t.to(dtype) if t.is_floating_point() else t)
-
-    def cpu(self) -> Module:
-        """Move to the CPU: everything is there already, so the tensors stay as they are."""
-        return self._apply(lambda t: t.cpu())
-
-    def type(self, dst_type: Any) -> Module:
-        """Cast *every* parameter and buffer, integer ones too, to ``dst_type`` (a dtype or
-        a legacy name such as ``"torch.DoubleTensor"``)."""
-        return self._apply(lambda t: t.type(dst_type))
-
-    def float(self) -> Module:
-        """Cast floating-point parameters and buffers to float32."""
-        return self.to(_dtype.float32)
-
-    def double(self) -> Module:
-        """Cast floating-point parameters and buffers to float64 (for ``gradcheck``)."""
-        return self.to(_dtype.float64)
-
-    def half(self) -> Module:
-        """Cast floating-point parameters and buffers to float16."""
-        return self.to(_dtype.float16)
-
-    # == modes and gradients ==================================================================
-    def train(self, mode: bool = True) -> Module:
-        if not isinstance(mode, bool):
-            raise ValueError("training mode is expected to be boolean")
-        self.training = mode
-        for module in self.children():
-            module.train(mode)
-        return self
-
-    def eval(self) -> Module:
-        return self.train(False)
-
-    def requires_grad_(self, requires_grad: bool = True) -> Module:
-        for param in self.parameters():
-            param.requires_grad_(requires_grad)
-        return self
-
-    def zero_grad(self, set_to_none: bool = True) -> None:
-        for param in self.parameters():
-            if param.grad is not None:
-                if set_to_none:
-                    param.grad = None
-                else:
-                    param.grad.detach_().zero_()
-
-    # == state_dict ===========================================================================
-    def state_dict(self, *args: Any, destination: dict | None = None, prefix: str = "",
-                   keep_vars: bool = False) -> dict:
-        """Parameters and persistent buffers by dotted name, detached unless ``keep_vars``.
-        Pre-hooks run before this module's entries are collected, post-hooks after.
-
-        Older code passes ``destination, prefix, keep_vars`` positionally; that still works,
-        with PyTorch's deprecation warning.
-        """
-        if args:
-            warnings.warn("Positional args are being deprecated, use kwargs instead. Refer to "
-                          "https://pytorch.org/docs/main/generated/torch.nn.Module.html"
-                          "#torch.nn.Module.state_dict for details.", FutureWarning,
-                          stacklevel=2)
-            if destination is None:
-                destination = args[0]
-            if len(args) > 1 and prefix == "":
-                prefix = args[1]
-            if len(args) > 2 and keep_vars is False:
-                keep_vars = args[2]
-        if destination is None:
-            destination = OrderedDict()
-            destination._metadata = OrderedDict()
-        local_metadata = {"version": self._version}
-        if hasattr(destination, "_metadata"):
-            destination._metadata[prefix[:-1]] = local_metadata
-        def call_pre_hook(hook: Callable, _: None) -> None:
-            hook(self, prefix, keep_vars)  # the result is ignored
-
-        call_hooks(STATE_DICT_PRE_HOOK, self, self._state_dict_pre_hooks.items(), None,
-                   call_pre_hook)
-        self._save_to_state_dict(destination, prefix, keep_vars)
-        for name, module in self._modules.items():
-            if module is not None:
-                module.state_dict(destination=destination, prefix=prefix + name + ".",
-                                  keep_vars=keep_vars)
-        def call_post_hook(hook: Callable, destination: dict) -> dict | None:
-            result = hook(self, destination, prefix, local_metadata)
-            if result is not None and getattr(hook, "_from_public_api", False):
-                raise RuntimeError("state_dict post-hook must return None")
-            return result
-
-        return call_hooks(STATE_DICT_POST_HOOK, self, self._state_dict_hooks.items(),
-                          destination, call_post_hook)
-
-    def _save_to_state_dict(self, destination: dict, prefix: str, keep_vars: bool) -> None:
-        """This module's own entries (not its children's): parameters, persistent buffers
-        and extra state. A module that stores something else overrides it (lazy modules
-        keep their uninitialised parameters as they are)."""
-        for name, param in self._parameters.items():
-            if param is not None:
-                destination[prefix + name] = param if keep_vars else param.detach()
-        for name, buffer in self._buffers.items():
-            if buffer is not None and name not in self._non_persistent_buffers_set:
-                destination[prefix + name] = buffer if keep_vars else buffer.detach()
-        if type(self).get_extra_state is not Module.get_extra_state:  # overridden
-            destination[prefix + _EXTRA_STATE] = self.get_extra_state()
-
-    def get_extra_state(self) -> Any:
-        """Override this (and ``set_extra_state``) to keep something besides parameters and
-        buffers in the state dict, under the key ``"_extra_state"``: a module is asked only
-        when its class overrides it.
-        See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.Module.html#torch.nn.Module.get_extra_state>
-        """
-        raise RuntimeError("Reached a code path in Module.get_extra_state() that should never "
-                           "be called: state_dict() asks only modules that override it.")
-
-    def set_extra_state(self, state: Any) -> None:
-        """Override this to take back what ``get_extra_state`` stored, in
-        ``load_state_dict``.
-        See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.Module.html#torch.nn.Module.set_extra_state>
-        """
-        raise RuntimeError("Reached a code path in Module.set_extra_state() that should never "
-                           "be called: load_state_dict() tells only modules that override it.")
-
-    def _load_from_state_dict(self, state_dict: dict, prefix: str, local_metadata: dict,
-                              strict: bool, missing_keys: list, unexpected_keys: list,
-                              error_msgs: list) -> None:
-        def call_pre_hook(hook: Callable, _: None) -> None:
-            hook(state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
-                 error_msgs)  # the result is ignored
-
-        call_hooks(LOAD_STATE_DICT_PRE_HOOK, self, self._load_state_dict_pre_hooks.items(),
-                   None, call_pre_hook)
-        assign = local_metadata.get("assign_to_params_buffers", False)
-        local_state = {name: value for name, value in itertools.chain(
-            self._parameters.items(),
-            ((n, b) for n, b in self._buffers.items()
-             if n not in self._non_persistent_buffers_set)) if value is not None}
-        for name, param in local_state.items():
-            key = prefix + name
-            if key not in state_dict:
-                if strict:
-                    missing_keys.append(key)
-                continue
-            source = state_dict[key]
-            if not isinstance(source, Tensor):
-                error_msgs.append(f'While copying the parameter named "{key}", expected '
-                                  "torch.Tensor or Tensor-like object from checkpoint but "
-                                  f"received {type(source)}")
-                continue
-            lazy = is_lazy(param)  # an uninitialised parameter has no shape to check yet
-            if not lazy and param.ndim == 0 and source.shape == (1,):
-                source = source[0]
-            if not lazy and source.shape != param.shape:
-                error_msgs.append(f"size mismatch for {key}: copying a param with shape "
-                                  f"{source.shape} from checkpoint, the shape in current model "
-                                  f"is {param.shape}.")
-                continue
-            try:
-                with no_grad():
-                    self._load_one(name, param, source, assign)
-            except Exception as error:
-                action = "swapping" if __future__.get_swap_module_params_on_conversion() \
-                    else "copying"
-                error_msgs.append(f'While {action} the parameter named "{key}", whose '
-                                  f"dimensions in the model are {param.size()} and whose "
-                                  f"dimensions in the checkpoint are {source.size()}, an "
-                                  f"exception occurred : {error.args}.")
-        extra_state_key = prefix + _EXTRA_STATE
-        if type(self).set_extra_state is not Module.set_extra_state:  # overridden
-            if extra_state_key in state_dict:
-                self.set_extra_state(state_dict[extra_state_key])
-            elif strict:
-                missing_keys.append(extra_state_key)
-        elif strict and extra_state_key in state_dict:
-            unexpected_keys.append(extra_state_key)
-        if strict:
-            for key in state_dict:
-                if key.startswith(prefix) and key != extra_state_key:
-                    head, *rest = key[len(prefix):].split(".", 1)
-                    if (rest and head not in self._modules) or \
-                            (not rest and head not in local_state):
-                        unexpected_keys.append(key)
-
-    def _load_one(self, name: str, param: Tensor, source: Tensor, assign: bool) -> None:
-        """Load one checkpoint tensor: copy it into ``param``; with ``assign``, make it the
-        parameter or buffer itself (keeping only the module's ``requires_grad``); with the
-        swap switch of ``torch.__future__``, swap the result into the same object."""
-        if __future__.get_swap_module_params_on_conversion():
-            new = param.module_load(source, assign=assign)
-            if isinstance(param, Parameter):
-                new = Parameter(new, requires_grad=param.requires_grad)
-            swap_tensors(param, new)
-        elif assign:
-            if isinstance(param, Parameter):
-                if isinstance(source, Parameter):
-                    source.requires_grad_(param.requires_grad)
-                else:
-                    source = Parameter(source, requires_grad=param.requires_grad)
-            setattr(self, name, source)
-        else:
-            param.copy_(source)
-
-    def load_state_dict(self, state_dict: Mapping[str, Any], strict: bool = True,
-                        assign: bool = False) -> _IncompatibleKeys:
-        """Copy values from ``state_dict`` into this module's parameters and buffers (with
-        ``assign``, make the given tensors the parameters and buffers instead).
-
-        With ``strict`` any missing or unexpected key is an error (raised after the
-        matching entries were copied, as in PyTorch).
-        """
-        if not isinstance(state_dict, Mapping):
-            raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
-        missing_keys: list[str] = []
-        unexpected_keys: list[str] = []
-        error_msgs: list[str] = []
-        metadata = getattr(state_dict, "_metadata", None)
-        state_dict = OrderedDict(state_dict)  # a copy: the pre-hooks may edit it
-        if metadata is not None:
-            state_dict._metadata = metadata
-
-        def load(module: Module, local_state_dict: dict, prefix: str = "") -> None:
-            local_metadata = {} if metadata is None else metadata.get(prefix[:-1], {})
-            if assign:
-                local_metadata["assign_to_params_buffers"] = assign
-            module._load_from_state_dict(local_state_dict, prefix, local_metadata, True,
-                                         missing_keys, unexpected_keys, error_msgs)
-            for name, child in module._modules.items():
-                if child is not None:
-                    child_prefix = prefix + name + "."
-                    load(child, {k: v for k, v in local_state_dict.items()
-                                 if k.startswith(child_prefix)}, child_prefix)
-            call_hooks(LOAD_STATE_DICT_POST_HOOK, module,
-                       module._load_state_dict_post_hooks.items(),
-                       _IncompatibleKeys(missing_keys, unexpected_keys),
-                       lambda hook, keys: _call_load_state_dict_post_hook(module, hook, keys))
-
-        load(self, state_dict)
-        if strict:
-            if unexpected_keys:
-                error_msgs.insert(0, "Unexpected key(s) in state_dict: {}. ".format(
-                    ", ".join(f'"{k}"' for k in unexpected_keys)))
-            if missing_keys:
-                error_msgs.insert(0, "Missing key(s) in state_dict: {}. ".format(
-                    ", ".join(f'"{k}"' for k in missing_keys)))
-        if error_msgs:
-            raise RuntimeError("Error(s) in loading state_dict for {}:\n\t{}".format(
-                type(self).__name__, "\n\t".join(error_msgs)))
-        return _IncompatibleKeys(missing_keys, unexpected_keys)
-
     # == printing =============================================================================
     def extra_repr(self) -> str:
         """The text inside this module's parentheses in ``repr``; layers override it."""
@@ -1110,53 +761,9 @@ def _fresh_state() -> dict[str, Any]:
     }
 
 
-def _call_load_state_dict_post_hook(module: Module, hook: Callable, keys: _IncompatibleKeys
-                                    ) -> None:
-    if hook(module, keys) is not None:
-        raise AssertionError(
-            "Hooks registered with ``register_load_state_dict_post_hook`` are not expected to "
-            "return new values, if incompatible_keys need to be modified, it should be done "
-            "inplace.")
-
-
 def _typename(value: Any) -> str:
     if isinstance(value, Tensor):
         return value.dtype.legacy_name
     module = type(value).__module__
     name = type(value).__qualname__
     return name if module in ("builtins", "__builtin__", None) else f"{module}.{name}"
-
-
-def _warn_legacy_backward_hook(inputs: Any, result: Any, grad_fn: Any) -> None:
-    """The deprecation warnings PyTorch gives when a legacy hook will miss gradients."""
-    def warn(message: str) -> None:
-        warnings.warn(message, FutureWarning, stacklevel=5)
-
-    outputs = (result,) if isinstance(result, Tensor) else result
-    if not (isinstance(outputs, tuple) and all(isinstance(r, Tensor) for r in outputs)):
-        return warn("Using non-full backward hooks on a Module that does not return a single "
-                    "Tensor or a tuple of Tensors is deprecated and will be removed in future "
-                    "versions. This hook will be missing some of the grad_output. Please use "
-                    "register_full_backward_hook to get the documented behavior.")
-    inputs = (inputs,) if isinstance(inputs, Tensor) else inputs
-    if not (isinstance(inputs, tuple) and all(isinstance(i, Tensor) for i in inputs)):
-        return warn("Using non-full backward hooks on a Module that does not take as input a "
-                    "single Tensor or a tuple of Tensors is deprecated and will be removed in "
-                    "future versions. This hook will be missing some of the grad_input. Please "
-                    "use register_full_backward_hook to get the documented behavior.")
-    output_nodes = {r.grad_fn for r in outputs if r.grad_fn is not None}
-    if not output_nodes or (len(output_nodes) == 1 and grad_fn not in output_nodes):
-        warn("Using a non-full backward hook when outputs are nested in python data structure "
-             "is deprecated and will be removed in future versions. This hook will be missing "
-             "some grad_output.")
-    elif len(output_nodes) > 1:
-        warn("Using a non-full backward hook when outputs are generated by different autograd "
-             "Nodes is deprecated and will be removed in future versions. This hook will be "
-             "missing some grad_output. Please use register_full_backward_hook to get the "
-             "documented behavior.")
-    elif {i.grad_fn for i in inputs if i.grad_fn is not None} != \
-            {n for n, _ in grad_fn.next_functions}:
-        warn("Using a non-full backward hook when the forward contains multiple autograd "
-             "Nodes is deprecated and will be removed in future versions. This hook will be "
-             "missing some grad_input. Please use register_full_backward_hook to get the "
-             "documented behavior.")
