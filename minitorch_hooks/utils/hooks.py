@@ -12,8 +12,7 @@ writes that pattern once:
 * :func:`call_hooks`, the one way hooks are called.
 
 Because every hook passes through :func:`call_hooks`, ``minitorch_hooks.hook_trace`` can watch
-them there (:func:`watch_hooks`). With no trace active that costs one ``is None`` test per
-hook, and nothing at all where no hook is registered.
+them there (:func:`watch_hooks`).
 See <https://docs.pytorch.org/docs/2.13/notes/autograd.html#backward-hooks-execution>
 """
 
@@ -323,11 +322,10 @@ class BackwardHook:
                           ) -> tuple[tuple, list[int] | None]:
         """Route the tensors in ``args`` through the identity Function and hand its node
         to ``on_node``; nothing happens when no tensor needs a gradient."""
-        # One plain loop, as in PyTorch: this runs twice at every call of a hooked module.
         indices, tensors, requires_grad = [], [], False
         for index, arg in enumerate(args):
             # Through the package, as PyTorch does with ``torch.``: this module is imported
-            # before Tensor exists, and an import statement here would run at every call.
+            # before Tensor exists.
             if isinstance(arg, minitorch_hooks.Tensor):
                 indices.append(index)
                 tensors.append(arg)

@@ -22,11 +22,10 @@ See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.Module.html>
 from __future__ import annotations
 
 import functools
-import itertools
 import warnings
 import weakref
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from ..._tensor import Tensor
@@ -62,8 +61,6 @@ _global_is_full_backward_hook: bool | None = None
 _global_module_registration_hooks: OrderedDict[int, Callable] = OrderedDict()
 _global_parameter_registration_hooks: OrderedDict[int, Callable] = OrderedDict()
 _global_buffer_registration_hooks: OrderedDict[int, Callable] = OrderedDict()
-
-_NO_FLAGS = (False, None)  # a forward hook without with_kwargs or always_call
 
 _MIXED_BACKWARD_HOOKS = ("Cannot use both regular backward hooks and full backward hooks {}. "
                          "Please use only one of them.")
@@ -269,13 +266,13 @@ class Module(TreeMixin, ConversionMixin, StateDictMixin):
         hook raises, the always-call hooks see the arguments as they were, as in PyTorch.
         """
         hooks = (*_global_forward_pre_hooks.items(), *self._forward_pre_hooks.items())
-        # Whether each hook takes kwargs (a flag kept beside it), in the order they are called.
-        with_kwargs = iter([hook_id in self._forward_pre_hooks_with_kwargs
-                            for hook_id, _ in hooks])
+        # Each hook's id, in the order they are called: its flag is read as it is called
+        # (a hook removed by an earlier one is still called, without its flag).
+        hook_ids = iter([hook_id for hook_id, _ in hooks])
 
         def call(hook: Callable, args_kwargs: tuple) -> tuple | None:
             args, kwargs = args_kwargs
-            if next(with_kwargs):
+            if next(hook_ids) in self._forward_pre_hooks_with_kwargs:
                 result = hook(self, args, kwargs)
                 if result is not None and not (isinstance(result, tuple) and len(result) == 2):
                     raise RuntimeError("forward pre-hook must return None or a tuple of "
@@ -311,41 +308,31 @@ class Module(TreeMixin, ConversionMixin, StateDictMixin):
 
     def _run_forward_hooks(self, state: _CallState) -> None:
         """Step 4: ``hook(module, args, output)`` (``with_kwargs``: ``hook(module, args,
-        kwargs, output)``); a result other than ``None`` replaces the output. Like the
-        pre-hooks, a new output is stored in ``state`` at once, for the always-call hooks
-        should a later hook raise; and an always-call hook that ran is not run again."""
+        kwargs, output)``); a result other than ``None`` replaces the output."""
         hooks = (*_global_forward_hooks.items(), *self._forward_hooks.items())
-        flags = itertools.repeat(_NO_FLAGS)
-        if (self._forward_hooks_with_kwargs or self._forward_hooks_always_called
-                or _global_forward_hooks_with_kwargs or _global_forward_hooks_always_called):
-            flags = iter([self._forward_hook_flags(hook_id) for hook_id, _ in hooks])
-
-        def call(hook: Callable, result: Any) -> Any:
-            with_kwargs, always_call_id = next(flags)
-            if always_call_id is not None:
-                state.always_called.add(always_call_id)
-            return self._call_forward_hook(state, hook, with_kwargs, result)
-
+        call = self._forward_hook_caller(state, iter([hook_id for hook_id, _ in hooks]))
         call_hooks(FORWARD_HOOK, self, hooks, state.result, call)
 
-    def _forward_hook_flags(self, hook_id: int) -> tuple[bool, int | None]:
-        """Whether the forward hook ``hook_id`` takes kwargs, and its id if it is always
-        called (its flags, kept in side dictionaries, local or global)."""
-        with_kwargs = (hook_id in self._forward_hooks_with_kwargs
-                       or hook_id in _global_forward_hooks_with_kwargs)
-        always = (hook_id in self._forward_hooks_always_called
-                  or hook_id in _global_forward_hooks_always_called)
-        return with_kwargs, (hook_id if always else None)
+    def _forward_hook_caller(self, state: _CallState, hook_ids: Iterator[int]) -> Callable:
+        """Calls forward hooks one after another, ``hook_ids`` giving their ids in the same
+        order: a hook's flags are read as it is called, as for the pre-hooks. Like the
+        pre-hooks, a new output is stored in ``state`` at once, for the always-call hooks
+        should a later hook raise; and an always-call hook that ran is not run again."""
+        def call(hook: Callable, result: Any) -> Any:
+            hook_id = next(hook_ids)
+            if hook_id in self._forward_hooks_always_called or \
+                    hook_id in _global_forward_hooks_always_called:
+                state.always_called.add(hook_id)
+            if hook_id in self._forward_hooks_with_kwargs or \
+                    hook_id in _global_forward_hooks_with_kwargs:
+                result = hook(self, state.args, state.kwargs, result)
+            else:
+                result = hook(self, state.args, result)
+            if result is not None:
+                state.result = result
+            return result
 
-    def _call_forward_hook(self, state: _CallState, hook: Callable, with_kwargs: bool,
-                           result: Any) -> Any:
-        if with_kwargs:
-            result = hook(self, state.args, state.kwargs, result)
-        else:
-            result = hook(self, state.args, result)
-        if result is not None:
-            state.result = result
-        return result
+        return call
 
     def _run_always_called_hooks(self, state: _CallState) -> None:
         """Step 6: after a failure, the ``always_call`` forward hooks that have not run yet
@@ -365,17 +352,12 @@ class Module(TreeMixin, ConversionMixin, StateDictMixin):
                 if hook_id not in always or hook_id in state.always_called:
                     continue
                 try:
-                    self._call_always_called_hook(state, hook_id, hook)
+                    call_hooks(FORWARD_HOOK, self, ((hook_id, hook),), state.result,
+                               self._forward_hook_caller(state, iter((hook_id,))))
                 except Exception as error:  # noqa: BLE001 - reported as PyTorch does
                     warnings.warn(f"{label} with ``always_call=True`` raised an exception that "
                                   f"was silenced as another error was raised in forward: "
                                   f"{error}", UserWarning, stacklevel=4)
-
-    def _call_always_called_hook(self, state: _CallState, hook_id: int, hook: Callable
-                                 ) -> None:
-        with_kwargs = self._forward_hook_flags(hook_id)[0]
-        call_hooks(FORWARD_HOOK, self, ((hook_id, hook),), state.result,
-                   lambda hook, result: self._call_forward_hook(state, hook, with_kwargs, result))
 
     # == registering hooks ====================================================================
     def register_forward_pre_hook(self, hook: Callable, *, prepend: bool = False,
