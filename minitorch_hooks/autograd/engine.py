@@ -106,7 +106,7 @@ def run_backward(
                 # hook registered while it ran (an unpack hook, say).
                 grad_inputs = apply_formula(node, grads)
                 if node._hooks is not None and node._hooks.post:
-                    grad_inputs = _call_node_post_hooks(node, grad_inputs, grads, False)
+                    grad_inputs = _call_node_post_hooks(node, grad_inputs, grads, had_hooks=False)
             else:
                 grad_inputs = run_node(node, grads, plan)
                 if grad_inputs is None:  # autograd.grad does not run this node
@@ -316,7 +316,8 @@ def run_node(node: Node, grads: list[Any], plan: GraphPlan) -> Sequence[Any] | N
         if needed is not None and node.drops_unneeded_grads:
             grad_inputs = _only_where_needed(grad_inputs, node.next_functions, plan)
     if node._hooks is not None and node._hooks.post:  # (also one registered as it ran)
-        grad_inputs = _call_node_post_hooks(node, grad_inputs, grads, hooks)  # 4. node hooks
+        grad_inputs = _call_node_post_hooks(node, grad_inputs, grads,  # 4. node post-hooks
+                                            had_hooks=hooks is not None)
     return grad_inputs
 
 

@@ -140,34 +140,10 @@ class StateDictMixin:
              if n not in self._non_persistent_buffers_set)) if value is not None}
         for name, param in local_state.items():
             key = prefix + name
-            if key not in state_dict:
-                if strict:
-                    missing_keys.append(key)
-                continue
-            source = state_dict[key]
-            if not isinstance(source, Tensor):
-                error_msgs.append(f'While copying the parameter named "{key}", expected '
-                                  "torch.Tensor or Tensor-like object from checkpoint but "
-                                  f"received {type(source)}")
-                continue
-            lazy = is_lazy(param)  # an uninitialised parameter has no shape to check yet
-            if not lazy and param.ndim == 0 and source.shape == (1,):
-                source = source[0]
-            if not lazy and source.shape != param.shape:
-                error_msgs.append(f"size mismatch for {key}: copying a param with shape "
-                                  f"{source.shape} from checkpoint, the shape in current model "
-                                  f"is {param.shape}.")
-                continue
-            try:
-                with no_grad():
-                    self._load_one(name, param, source, assign)
-            except Exception as error:
-                action = "swapping" if __future__.get_swap_module_params_on_conversion() \
-                    else "copying"
-                error_msgs.append(f'While {action} the parameter named "{key}", whose '
-                                  f"dimensions in the model are {param.size()} and whose "
-                                  f"dimensions in the checkpoint are {source.size()}, an "
-                                  f"exception occurred : {error.args}.")
+            if key in state_dict:
+                self._load_entry(key, name, param, state_dict[key], assign, error_msgs)
+            elif strict:
+                missing_keys.append(key)
         extra_state_key = prefix + _EXTRA_STATE
         if type(self).set_extra_state is not StateDictMixin.set_extra_state:  # overridden
             if extra_state_key in state_dict:
@@ -183,6 +159,34 @@ class StateDictMixin:
                     if (rest and head not in self._modules) or \
                             (not rest and head not in local_state):
                         unexpected_keys.append(key)
+
+    def _load_entry(self, key: str, name: str, param: Tensor, source: Any, assign: bool,
+                    error_msgs: list) -> None:
+        """Load the checkpoint's ``source`` for the parameter or buffer ``name``, or say in
+        ``error_msgs`` why it cannot be loaded."""
+        if not isinstance(source, Tensor):
+            error_msgs.append(f'While copying the parameter named "{key}", expected '
+                              "torch.Tensor or Tensor-like object from checkpoint but "
+                              f"received {type(source)}")
+            return
+        lazy = is_lazy(param)  # an uninitialised parameter has no shape to check yet
+        if not lazy and param.ndim == 0 and source.shape == (1,):
+            source = source[0]
+        if not lazy and source.shape != param.shape:
+            error_msgs.append(f"size mismatch for {key}: copying a param with shape "
+                              f"{source.shape} from checkpoint, the shape in current model "
+                              f"is {param.shape}.")
+            return
+        try:
+            with no_grad():
+                self._load_one(name, param, source, assign)
+        except Exception as error:
+            action = "swapping" if __future__.get_swap_module_params_on_conversion() \
+                else "copying"
+            error_msgs.append(f'While {action} the parameter named "{key}", whose '
+                              f"dimensions in the model are {param.size()} and whose "
+                              f"dimensions in the checkpoint are {source.size()}, an "
+                              f"exception occurred : {error.args}.")
 
     def _load_one(self, name: str, param: Tensor, source: Tensor, assign: bool) -> None:
         """Load one checkpoint tensor: copy it into ``param``; with ``assign``, make it the
