@@ -22,7 +22,7 @@ import numpy as np
 
 from .._dtype import from_numpy_dtype
 from .._tensor import Tensor
-from ..utils.hooks import PACK_HOOK, UNPACK_HOOK, call_hook, library_hook, type_name
+from ..utils.hooks import PACK_HOOK, UNPACK_HOOK, call_hook, type_name
 from .grad_mode import no_grad
 
 # The pairs of hooks in force, innermost last: only the innermost pair packs (PyTorch's
@@ -235,9 +235,8 @@ class save_on_cpu(saved_tensors_hooks):  # noqa: N801 - torch's name
     """
 
     def __init__(self, pin_memory: bool = False, device_type: str = "cuda") -> None:
-        # Ours, not the user's: a trace leaves them out, as PyTorch's leaves out its own.
-        super().__init__(library_hook(lambda tensor: (tensor.device, tensor.cpu())),
-                         library_hook(lambda packed: packed[1].to(packed[0])))
+        super().__init__(lambda tensor: (tensor.device, tensor.cpu()),
+                         lambda packed: packed[1].to(packed[0]))
 
 
 @contextmanager

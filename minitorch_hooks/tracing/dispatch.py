@@ -3,7 +3,7 @@
 Every hook in the package is called through ``call_hooks`` (utils/hooks.py), which hands
 each hook, with the hook point it fires at, to the active watcher before calling it. The
 watcher answers with a :class:`WatchedHook` that reports the call, or with the hook itself
-for the package's own plumbing (marked with ``library_hook``). It also works out the two
+for the package's own plumbing (``_is_plumbing``). It also works out the two
 things a call site does not say: whether a module or optimiser step hook is global (by its
 handle id, in the dictionaries of ``register_module_*`` and ``register_optimizer_step_*``),
 and that a node hook wrapping a module hook is really a legacy ``register_backward_hook``.
@@ -39,7 +39,7 @@ class DispatchWatcher:
 
     def watch(self, point: HookPoint, owner: Any, hook_id: int | None,
               hook: Callable[..., Any]) -> Callable[..., Any]:
-        if getattr(hook, "__minitorch_library_hook__", False):
+        if _is_plumbing(hook):
             return hook
         kind = point.name
         if point is NODE_HOOK and isinstance(hook, registry._WrappedHook):
@@ -52,6 +52,23 @@ class DispatchWatcher:
             kind = GLOBAL + kind
         begin = self.begin
         return WatchedHook(hook, lambda inner, args: begin(kind, owner, inner, args))
+
+
+# Hooks minitorch_hooks registers for its own use: the node hooks of a full backward hook
+# (``BackwardHook``, utils/hooks.py) and the pack and unpack hooks of ``save_on_cpu``. A
+# trace shows what the user registered, as PyTorch's leaves out its own hooks.
+_PLUMBING = ("BackwardHook.", "save_on_cpu.")
+
+
+def _is_plumbing(hook: Callable[..., Any]) -> bool:
+    return (getattr(hook, "__qualname__", "").startswith(_PLUMBING)
+            or getattr(hook, "__minitorch_library_hook__", False))
+
+
+def library_hook(hook: Callable[..., Any]) -> Callable[..., Any]:
+    """Mark a hook that a trace registers for its own use, so that it is not reported."""
+    hook.__minitorch_library_hook__ = True  # type: ignore[attr-defined]
+    return hook
 
 
 def install(begin: Begin) -> Callable[[], None]:

@@ -185,13 +185,6 @@ def watch_hooks(watcher: Any) -> None:
     _active_tracer = watcher
 
 
-def library_hook(hook: Callable[..., Any]) -> Callable[..., Any]:
-    """Mark a hook that minitorch_hooks registers for its own use, such as the node hooks
-    of :class:`BackwardHook`: a trace shows what the user registered, not our plumbing."""
-    hook.__minitorch_library_hook__ = True  # type: ignore[attr-defined]
-    return hook
-
-
 def check_callable(hook: object) -> None:
     """Refuse a hook that cannot be called when it is registered.
 
@@ -342,7 +335,6 @@ class BackwardHook:
 
     def setup_input_hook(self, args: tuple) -> tuple:
         """Wrap the inputs; the node there runs the user's backward hooks."""
-        @library_hook
         def hook(grad_input: tuple, _grad_output: tuple) -> tuple | None:
             if self.grad_outputs is None:
                 # The gradient reached the inputs without passing through the module's
@@ -365,7 +357,6 @@ class BackwardHook:
     def setup_output_hook(self, result: Any) -> Any:
         """Wrap the outputs; the node there records ``grad_output`` and runs the
         backward pre-hooks (and the backward hooks, when no input needs a gradient)."""
-        @library_hook
         def hook(_grad_input: tuple, grad_output: tuple) -> tuple | None:
             self.grad_outputs = self._pack_with_none(self.output_tensors_index, grad_output,
                                                      self.n_outputs)
