@@ -26,6 +26,7 @@ import warnings
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
+from operator import itemgetter
 from typing import Any
 
 from ..._tensor import Tensor
@@ -266,13 +267,13 @@ class Module(TreeMixin, ConversionMixin, StateDictMixin):
         hook raises, the always-call hooks see the arguments as they were, as in PyTorch.
         """
         hooks = (*_global_forward_pre_hooks.items(), *self._forward_pre_hooks.items())
-        # Each hook's id, in the order they are called: its flag is read as it is called
-        # (a hook removed by an earlier one is still called, without its flag).
-        hook_ids = iter([hook_id for hook_id, _ in hooks])
+        # The hooks' ids in call order, for the flag, read as each hook is called (a hook
+        # removed by an earlier one is still called, without its flag); None if no flags.
+        hook_ids = map(itemgetter(0), hooks) if self._forward_pre_hooks_with_kwargs else None
 
         def call(hook: Callable, args_kwargs: tuple) -> tuple | None:
             args, kwargs = args_kwargs
-            if next(hook_ids) in self._forward_pre_hooks_with_kwargs:
+            if hook_ids is not None and next(hook_ids) in self._forward_pre_hooks_with_kwargs:
                 result = hook(self, args, kwargs)
                 if result is not None and not (isinstance(result, tuple) and len(result) == 2):
                     raise RuntimeError("forward pre-hook must return None or a tuple of "
@@ -310,21 +311,28 @@ class Module(TreeMixin, ConversionMixin, StateDictMixin):
         """Step 4: ``hook(module, args, output)`` (``with_kwargs``: ``hook(module, args,
         kwargs, output)``); a result other than ``None`` replaces the output."""
         hooks = (*_global_forward_hooks.items(), *self._forward_hooks.items())
-        call = self._forward_hook_caller(state, iter([hook_id for hook_id, _ in hooks]))
+        flagged = (self._forward_hooks_with_kwargs or self._forward_hooks_always_called
+                   or _global_forward_hooks_with_kwargs or _global_forward_hooks_always_called)
+        call = self._forward_hook_caller(state, map(itemgetter(0), hooks) if flagged else None)
         call_hooks(FORWARD_HOOK, self, hooks, state.result, call)
 
-    def _forward_hook_caller(self, state: _CallState, hook_ids: Iterator[int]) -> Callable:
+    def _forward_hook_caller(self, state: _CallState, hook_ids: Iterator[int] | None
+                             ) -> Callable:
         """Calls forward hooks one after another, ``hook_ids`` giving their ids in the same
-        order: a hook's flags are read as it is called, as for the pre-hooks. Like the
-        pre-hooks, a new output is stored in ``state`` at once, for the always-call hooks
-        should a later hook raise; and an always-call hook that ran is not run again."""
+        order (None when no hook has a flag): a hook's flags are read as it is called, as
+        for the pre-hooks. Like the pre-hooks, a new output is stored in ``state`` at once,
+        for the always-call hooks should a later hook raise; and an always-call hook that
+        ran is not run again."""
         def call(hook: Callable, result: Any) -> Any:
-            hook_id = next(hook_ids)
-            if hook_id in self._forward_hooks_always_called or \
-                    hook_id in _global_forward_hooks_always_called:
-                state.always_called.add(hook_id)
-            if hook_id in self._forward_hooks_with_kwargs or \
-                    hook_id in _global_forward_hooks_with_kwargs:
+            with_kwargs = False
+            if hook_ids is not None:
+                hook_id = next(hook_ids)
+                if hook_id in self._forward_hooks_always_called or \
+                        hook_id in _global_forward_hooks_always_called:
+                    state.always_called.add(hook_id)
+                with_kwargs = (hook_id in self._forward_hooks_with_kwargs
+                               or hook_id in _global_forward_hooks_with_kwargs)
+            if with_kwargs:
                 result = hook(self, state.args, state.kwargs, result)
             else:
                 result = hook(self, state.args, result)
