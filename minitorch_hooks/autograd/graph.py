@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from .._tensor import Tensor
-from ..utils.hooks import RemovableHandle, check_callable
+from ..utils.hooks import RemovableHandle, add_hook
 from .grad_mode import _State
 from .saved_tensors import (  # noqa: F401 - PyTorch has the hooks in autograd.graph
     SavedTensor,
@@ -175,7 +175,7 @@ class Node:
 
         See <https://docs.pytorch.org/docs/2.13/generated/torch.autograd.graph.Node.register_prehook.html>
         """
-        return _add_hook(self._hook_registry().pre, fn)
+        return add_hook(self._hook_registry().pre, fn)
 
     def register_hook(self, fn: Callable) -> RemovableHandle:
         """``fn(grad_inputs, grad_outputs)`` runs after this node; a returned tuple
@@ -183,7 +183,7 @@ class Node:
 
         See <https://docs.pytorch.org/docs/2.13/generated/torch.autograd.graph.Node.register_hook.html>
         """
-        return _add_hook(self._hook_registry().post, fn)
+        return add_hook(self._hook_registry().post, fn)
 
     def _register_tensor_hooks(self, output_nr: int, hooks: OrderedDict) -> None:
         """Attach a non-leaf tensor's ``_backward_hooks`` to the node that produces it."""
@@ -211,13 +211,6 @@ class NodeHooks:
         self.retains_grad: dict[int, weakref.ref] = {}
         self.pre: OrderedDict[int, Callable] = OrderedDict()
         self.post: OrderedDict[int, Callable] = OrderedDict()
-
-
-def _add_hook(hooks: OrderedDict, fn: Callable) -> RemovableHandle:
-    check_callable(fn)
-    handle = RemovableHandle(hooks)
-    hooks[handle.id] = fn
-    return handle
 
 
 class AccumulateGrad(Node):
