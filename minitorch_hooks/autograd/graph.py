@@ -148,13 +148,9 @@ class Node:
         """
         if self._saved is None:
             raise RuntimeError(_FREED)
-        if _State.enabled:
-            return [saved.tensor(self) if type(saved) is SavedTensor else saved
-                    for saved in self._saved]
-        arrays = []  # a plain loop: before Python 3.12 a comprehension is a function call
-        for saved in self._saved:
-            arrays.append(saved.array(self) if type(saved) is SavedTensor else saved)
-        return arrays
+        unpack = SavedTensor.tensor if _State.enabled else SavedTensor.array
+        return [unpack(saved, self) if type(saved) is SavedTensor else saved
+                for saved in self._saved]
 
     def _save_output(self, tensor: Tensor) -> None:
         """Keep one of this node's outputs for backward. PyTorch saves outputs after the
