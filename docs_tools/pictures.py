@@ -171,6 +171,32 @@ def one_backward_timeline(page: Namespace) -> str:
                      loss.backward)
 
 
+def peer_ratios(page: Namespace) -> str:
+    """``benchmarks/results/peers.json`` as bars: each library's median time on each
+    workload as a multiple of PyTorch's (the line at 1), on a log scale."""
+    import json
+
+    plt = _pyplot()
+    results = json.loads((DOCS.parent / "benchmarks" / "results" / "peers.json").read_text())
+    names = [name for name in results["libraries"] if name != "torch"]
+    rows = results["workloads"]
+    width = 0.8 / len(names)
+    figure, ax = plt.subplots(figsize=(8, 3.6))
+    for i, name in enumerate(names):
+        ratios = [row["ratios"].get(name) for row in rows]
+        places = [j + (i - (len(names) - 1) / 2) * width for j, r in enumerate(ratios) if r]
+        ax.bar(places, [r for r in ratios if r], width, label=name)
+    ax.axhline(1, color="black", linewidth=1, label="torch")
+    ax.set_yscale("log")
+    ax.set_xticks(range(len(rows)))
+    ax.set_xticklabels([row["name"].split(",")[0] for row in rows])
+    ax.set_ylabel("time / PyTorch's time")
+    ax.legend(fontsize="small")
+    ax.grid(axis="y", alpha=0.3)
+    figure.tight_layout()
+    return _figure_svg(figure)
+
+
 # picture path in the site -> (page that computes its data, drawing function)
 PICTURES: dict[str, tuple[str, Callable[[Namespace], str]]] = {
     "assets/plots/activation-frequency.svg":
@@ -182,6 +208,7 @@ PICTURES: dict[str, tuple[str, Callable[[Namespace], str]]] = {
     "assets/traces/nested-modules.svg":
         ("explanation/module-call.md", nested_modules_timeline),
     "assets/traces/one-backward.svg": ("explanation/hook-kinds.md", one_backward_timeline),
+    "assets/plots/peer-ratios.svg": ("performance.md", peer_ratios),
 }
 
 

@@ -118,7 +118,8 @@ class Tensor(TensorBase):
         if type(data) is not np.ndarray:
             data = np.asarray(data)
         tensor = object.__new__(cls)
-        tensor._init(data, requires_grad)
+        tensor._data, tensor._requires_grad, tensor._grad_fn = data, requires_grad, None
+        tensor._version_counter = [0]
         return tensor
 
     # -- what a tensor is ------------------------------------------------------------------
