@@ -1,6 +1,7 @@
 """minitorch_hooks next to PyTorch and the NumPy autograd libraries, in one process.
 
-    pip install -e ".[conformance,peers]"
+    pip install -e ".[conformance]" --extra-index-url https://download.pytorch.org/whl/cpu
+    pip install -e ".[peers]"
     python benchmarks/bench_peers.py [--repeat 9] [--write benchmarks/results/peers.json]
 
 The workloads, each timed on every installed library (peers that are not installed are
@@ -43,6 +44,8 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 import numpy as np  # noqa: E402 - the thread limit must be set before NumPy loads
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))  # run from a checkout
+
+from minitorch_hooks.cli.pytorch import MISSING  # noqa: E402
 
 CHAIN = 1000
 RNG = np.random.default_rng(0)
@@ -90,7 +93,7 @@ class TorchLike:
             loss = torch.nn.functional.cross_entropy(hidden @ params["w2"] + params["b2"], y)
             loss.backward()
             optimizer.step()
-            return float(loss), params["w2"].detach().numpy().copy()
+            return loss.item(), params["w2"].detach().numpy().copy()
         return step
 
     def affine(self) -> Callable[[], np.ndarray]:
@@ -250,7 +253,7 @@ def installed() -> dict[str, Any]:
             library.set_num_threads(1)
         adapters[name] = adapter(library)
     if "torch" not in adapters:
-        raise SystemExit("bench_peers compares with PyTorch: pip install -e '.[conformance]'")
+        raise SystemExit(f"bench_peers compares with PyTorch; {MISSING}")
     return adapters
 
 
