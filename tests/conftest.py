@@ -8,7 +8,6 @@ sys.path.insert(0, str(pathlib.Path(__file__).parent / "conformance"))
 
 import recording  # noqa: E402 - found through the path set above
 
-_collected: set[str] = set()
 _passed: set[str] = set()
 
 
@@ -17,7 +16,7 @@ def pytest_report_header(config):
 
 
 def pytest_itemcollected(item):
-    _collected.add(item.nodeid)
+    recording.collected.add(item.nodeid)
 
 
 def pytest_runtest_logreport(report):
@@ -29,5 +28,5 @@ def pytest_sessionfinish(session, exitstatus):
     if recording.RECORDING:
         import record
 
-        lines = record.save(_collected, _passed)
+        lines = record.save(recording.collected, _passed)
         print("\n\nrecordings of PyTorch's answers:", *(lines or ["unchanged"]), sep="\n")

@@ -12,6 +12,7 @@ Without PyTorch installed, PyTorch's side is read from its recording instead
 
 from __future__ import annotations
 
+import hashlib
 import math
 import re
 import warnings
@@ -78,11 +79,14 @@ def outcome(scenario: Any, torch: Any) -> tuple[Any, list[tuple[str, str]]]:
             result = scenario(torch)
         except Exception as error:  # noqa: BLE001 - the error is the result being compared
             result = Raised(error)
-    return result, [(w.category.__name__, _TRIGGERED.sub("", str(w.message))) for w in caught]
+    return result, [(w.category.__name__, _ADDRESS.sub(" at 0x...", _TRIGGERED.sub(
+        "", str(w.message)))) for w in caught]
 
 
 # PyTorch appends where in its C++ a warning came from; that is not part of the message.
 _TRIGGERED = re.compile(r" \(Triggered internally at .*\)$", re.DOTALL)
+# Nor is an object's address (``<function f at 0x7f...>``), which changes from run to run.
+_ADDRESS = re.compile(r" at 0x[0-9a-f]+")
 
 
 def normalise(value: Any) -> Any:
@@ -159,3 +163,19 @@ def pytorch_answer(question: Any, *, rtol: float = 1e-5, atol: float = 1e-6) -> 
     under its pytest id."""
     return recording.answer(lambda: normalise(question(real_torch())),
                             lambda live, recorded: assert_close(live, recorded, rtol, atol))
+
+
+def pytorch_outcome(scenario: Any) -> tuple[Any, list]:
+    """:func:`outcome` on PyTorch, as :func:`pytorch_answer` gives it (normalised, tuples
+    read as lists): for a deviation test, which checks each library's side on its own."""
+    return pytorch_answer(lambda torch: outcome(scenario, torch))
+
+
+def bits(array: np.ndarray) -> list:
+    """An array as its dtype, shape, a digest of its bytes and (to show in a failure) its
+    first values: what a bit-exact comparison needs, in a few dozen characters however
+    large the array (a million random draws would fill megabytes of recording)."""
+    array = np.ascontiguousarray(array)
+    first = [str(value) for value in array.reshape(-1)[:3]]
+    return [array.dtype.name, list(array.shape),
+            hashlib.sha256(array.tobytes()).hexdigest()[:20], first]

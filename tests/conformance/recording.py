@@ -149,8 +149,10 @@ def write(path: pathlib.Path, entries: dict[str, Any]) -> None:
 
 _files: dict[pathlib.Path, dict[str, Any]] = {}
 _answers_so_far: dict[str, int] = defaultdict(int)
-# What the live run answered, for record.py: {file: {key: encoded}}; and every test id.
+# What the live run answered, for record.py: {file: {key: encoded}}; and the id of every
+# test pytest found, selected or not (tests/conftest.py adds them).
 answered: dict[pathlib.Path, dict[str, Any]] = defaultdict(dict)
+collected: set[str] = set()
 
 
 def _recorded(path: pathlib.Path) -> dict[str, Any]:
@@ -214,11 +216,12 @@ def add_to_corpus(example: Any) -> None:
 
 
 def corpus(test: str) -> list[Any]:
-    """The examples recorded by the fuzz test ``test`` of the running test's module, in the
-    order it drew them (see :func:`add_to_corpus`)."""
+    """The examples recorded by the fuzz test ``test`` (``tests/x/test_y.py::test_z``), in
+    the order it drew them (see :func:`add_to_corpus`)."""
     import pytest
 
-    path = recording_file(current_test())
+    path = recording_file(test)
+    test = test.split("::", 1)[1]
     keys = [key for key in _recorded(path) if key.rsplit("#", 1)[0] == test]
     if not keys:
         pytest.fail(missing(path, f"{test}#0"), pytrace=False)

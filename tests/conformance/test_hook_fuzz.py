@@ -653,11 +653,10 @@ def replay(steps: list[dict[str, Any]], library: Any) -> None:
         machine.teardown()
 
 
-def test_recorded_hook_sequences_replay() -> None:
-    """The recorded sequences, run again, give what PyTorch gave: on minitorch_hooks, and
-    on PyTorch itself when it is installed (else the recording is stale)."""
-    examples = recording.corpus("test_random_hook_sequences_behave_as_in_pytorch")
-    libraries = [real_torch(), minitorch_hooks] if recording.live() else [minitorch_hooks]
+def replay_recorded(*libraries: Any) -> None:
+    """Every recorded sequence, run again on each of ``libraries``."""
+    examples = recording.corpus("tests/conformance/test_hook_fuzz.py::"
+                                "test_random_hook_sequences_behave_as_in_pytorch")
     with global_hooks_restored(*libraries):
         for number, steps in enumerate(examples):
             try:
@@ -668,3 +667,9 @@ def test_recorded_hook_sequences_replay() -> None:
                                    for s in steps)
                 raise AssertionError(f"recorded sequence {number}:\n{rules}\n{error}") \
                     from error
+
+
+def test_recorded_hook_sequences_replay() -> None:
+    """The recorded sequences, run again, give what PyTorch gave: on minitorch_hooks, and
+    on PyTorch itself when it is installed (else the recording is stale)."""
+    replay_recorded(*([real_torch()] if recording.live() else []), minitorch_hooks)

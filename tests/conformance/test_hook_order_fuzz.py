@@ -226,12 +226,18 @@ def test_random_graphs_fire_every_hook_in_pytorchs_order(program: Program) -> No
 def test_recorded_graphs_replay() -> None:
     """The recorded programs, run again: minitorch_hooks answers as PyTorch did, and so
     does PyTorch itself when it is installed (else its recording is stale)."""
+    replay_recorded(on_pytorch_too=recording.live())
+
+
+def replay_recorded(on_pytorch_too: bool = False) -> None:
+    """Every recorded program, run again on minitorch_hooks (and PyTorch)."""
     for number, example in enumerate(recording.corpus(
+            "tests/conformance/test_hook_order_fuzz.py::"
             "test_random_graphs_fire_every_hook_in_pytorchs_order")):
         program = Program(**example["program"])
-        if recording.live():
+        if on_pytorch_too:
             assert_close(normalise(Run(real_torch(), program).observe()), example["torch"],
                          rtol=1e-5, atol=1e-6, path=f"PyTorch now, recorded program {number}")
         mine = Run(minitorch_hooks, program).observe()
         assert_close(mine, example["torch"], rtol=1e-5, atol=1e-6,
-                     path=f"recorded program {number}:\n{program.code()}\n")
+                     path=f"recorded program {number}:\n{program.code()}\nprogram")
