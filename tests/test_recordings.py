@@ -73,3 +73,45 @@ def test_other_answers_read_back_as_the_comparison_sees_them():
 def test_what_cannot_be_recorded_is_refused_with_a_reason():
     with pytest.raises(TypeError, match="cannot record a object"):
         recording.encode([object()])
+
+
+def test_the_header_says_which_mode_runs():
+    assert recording.header().startswith(f"conformance: {recording.MODE},")
+
+
+def _ask(monkeypatch, mode: str, recorded: dict, live_answer: object) -> object:
+    """``recording.answer`` for this test, in ``mode``, over the ``recorded`` entries."""
+    monkeypatch.setattr(recording, "MODE", mode)
+    monkeypatch.setattr(recording, "RECORDING", False)
+    path = recording.recording_file(recording.current_test())
+    monkeypatch.setitem(recording._files, path, recorded)
+    monkeypatch.setattr(recording, "_answers_so_far", recording.defaultdict(int))
+    return recording.answer(lambda: live_answer,
+                            lambda live, old: assert_close(live, old, 1e-5, 1e-6))
+
+
+KEY = "test_an_answer_comes_from_where_the_mode_says[{}]#0"
+
+
+@pytest.mark.parametrize("mode", ["live", "recorded"])
+def test_an_answer_comes_from_where_the_mode_says(monkeypatch, mode):
+    recorded = {KEY.format(mode): ["recorded", 1.0]}
+    answer = _ask(monkeypatch, mode, recorded, ["recorded", 1.0000001] if mode == "live"
+                  else "never asked")
+    assert answer == (["recorded", 1.0000001] if mode == "live" else ["recorded", 1.0])
+
+
+def test_a_stale_recording_fails_naming_itself_and_the_command(monkeypatch):
+    with pytest.raises(pytest.fail.Exception) as failure:
+        _ask(monkeypatch, "live", {KEY.replace("an_answer_comes_from_where_the_mode_says[{}]",
+                                               "a_stale_recording_fails_naming_itself_and_the"
+                                               "_command"): ["old", 1.0]}, ["new", 1.0])
+    assert "is stale" in str(failure.value) and recording.REGENERATE in str(failure.value)
+    assert "test_recordings.jsonl" in str(failure.value)
+
+
+@pytest.mark.parametrize("mode", ["live", "recorded"])
+def test_a_missing_recording_fails_telling_how_to_record_it(monkeypatch, mode):
+    with pytest.raises(pytest.fail.Exception) as failure:
+        _ask(monkeypatch, mode, {}, "an answer")
+    assert "no recording" in str(failure.value) and recording.REGENERATE in str(failure.value)

@@ -234,5 +234,6 @@ def header() -> str:
     if live():
         return ("conformance: live, against the installed PyTorch (and its recordings "
                 f"checked against it{'; recording them anew' if RECORDING else ''})")
+    why = "MTH_CONFORMANCE=recorded" if pytorch_installed() else "PyTorch is not installed"
     return (f"conformance: recorded, against PyTorch 2.13's recorded answers in "
-            f"{RECORDINGS.relative_to(TESTS.parent)}/ (PyTorch is not installed)")
+            f"{RECORDINGS.relative_to(TESTS.parent)}/ ({why})")

@@ -428,6 +428,7 @@ class HookLockstep(RuleBasedStateMachine):
     observations when a recorded sequence is run again on one ``library`` alone."""
 
     to_record = 0  # how many more examples to keep, when recording
+    last_log: list[dict[str, Any]] = []  # the last example run (the failing one, on failure)
 
     def __init__(self, replaying: Iterator[Any] | None = None, library: Any = None) -> None:
         super().__init__()
@@ -451,6 +452,8 @@ class HookLockstep(RuleBasedStateMachine):
     def teardown(self) -> None:
         for world in self.worlds:
             world.remove_all_hooks()
+        if self.replaying is None:
+            HookLockstep.last_log = self.log
         if recording.RECORDING and HookLockstep.to_record and self.replaying is None:
             HookLockstep.to_record -= 1
             recording.add_to_corpus(self.log)
@@ -653,10 +656,10 @@ def replay(steps: list[dict[str, Any]], library: Any) -> None:
         machine.teardown()
 
 
-def replay_recorded(*libraries: Any) -> None:
-    """Every recorded sequence, run again on each of ``libraries``."""
-    examples = recording.corpus("tests/conformance/test_hook_fuzz.py::"
-                                "test_random_hook_sequences_behave_as_in_pytorch")
+def replay_recorded(*libraries: Any, test: str = "tests/conformance/test_hook_fuzz.py::"
+                    "test_random_hook_sequences_behave_as_in_pytorch") -> None:
+    """Every sequence recorded by ``test``, run again on each of ``libraries``."""
+    examples = recording.corpus(test)
     with global_hooks_restored(*libraries):
         for number, steps in enumerate(examples):
             try:

@@ -200,6 +200,7 @@ def run_on_both(program: Program, record: bool = False) -> None:
     ``record``, keep it in the recording while fewer than ``REPLAYED`` are kept)."""
     note(program.code())
     theirs = normalise(Run(real_torch(), program).observe())
+    last_run[:] = [{"program": dataclasses.asdict(program), "torch": theirs}]
     if record and recording.RECORDING and len(recorded_so_far) < REPLAYED:
         recorded_so_far.append(program)
         recording.add_to_corpus({"program": dataclasses.asdict(program), "torch": theirs})
@@ -210,6 +211,7 @@ def run_on_both(program: Program, record: bool = False) -> None:
 PROFILE = PROFILES[os.environ.get("MTH_FUZZ", "ci")]
 REPLAYED = 300  # programs kept in the recording, for the recorded mode
 recorded_so_far: list[Program] = []
+last_run: list[dict[str, Any]] = []  # the last program run and PyTorch's answer
 
 
 @given(program=programs())
@@ -229,11 +231,11 @@ def test_recorded_graphs_replay() -> None:
     replay_recorded(on_pytorch_too=recording.live())
 
 
-def replay_recorded(on_pytorch_too: bool = False) -> None:
-    """Every recorded program, run again on minitorch_hooks (and PyTorch)."""
-    for number, example in enumerate(recording.corpus(
-            "tests/conformance/test_hook_order_fuzz.py::"
-            "test_random_graphs_fire_every_hook_in_pytorchs_order")):
+def replay_recorded(on_pytorch_too: bool = False, test: str = (
+        "tests/conformance/test_hook_order_fuzz.py::"
+        "test_random_graphs_fire_every_hook_in_pytorchs_order")) -> None:
+    """Every program recorded by ``test``, run again on minitorch_hooks (and PyTorch)."""
+    for number, example in enumerate(recording.corpus(test)):
         program = Program(**example["program"])
         if on_pytorch_too:
             assert_close(normalise(Run(real_torch(), program).observe()), example["torch"],
