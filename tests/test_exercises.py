@@ -179,12 +179,28 @@ def test_the_starter_run_as_a_script_stops_at_a_gap(exercise, tmp_path, monkeypa
                                       if TORCH_IMPORT in e.solution.read_text()],
                          ids=lambda e: e.name)
 def test_the_solution_runs_unchanged_on_pytorch(exercise, tmp_path, monkeypatch, capsys):
-    real_torch()
-    script = tmp_path / "on_pytorch.py"
-    script.write_text(exercise.solution.read_text().replace(TORCH_IMPORT, "import torch"))
+    """On PyTorch (live, or as recorded) the solution runs and prints what it prints on
+    minitorch_hooks."""
     monkeypatch.chdir(tmp_path)
-    runpy.run_path(str(script), run_name="__main__")
-    assert "Traceback" not in capsys.readouterr().out
+
+    def printed(source: str) -> str:
+        script = tmp_path / "solution.py"
+        script.write_text(source)
+        capsys.readouterr()
+        runpy.run_path(str(script), run_name="__main__")
+        return capsys.readouterr().out
+
+    source = exercise.solution.read_text()
+    theirs = pytorch_answer(lambda torch: printed(source.replace(TORCH_IMPORT, "import torch")))
+    assert "Traceback" not in theirs
+    ours = printed(source)
+    if exercise.name not in DIVERGING:
+        assert ours == theirs
+
+
+# Solutions whose printed numbers may differ from PyTorch's, and why.
+DIVERGING = {"ex04_activation_stats": "it trains at learning rates up to 4.0, where the "
+             "libraries' last-bit rounding differences grow into different losses"}
 
 
 
