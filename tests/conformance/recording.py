@@ -135,10 +135,15 @@ def recording_file(nodeid: str) -> pathlib.Path:
 
 
 def read(path: pathlib.Path) -> dict[str, Any]:
-    """A recording file as ``{key: encoded value}`` (empty when there is none)."""
+    """A recording file as ``{key: encoded value}`` (empty when there is none).
+
+    Git's conflict markers are passed over, keeping both sides' answers: after merging
+    branches that each recorded new answers, ``record.py`` rewrites the file whole (and
+    ``test_recordings.py`` fails until it has)."""
     if not path.exists():
         return {}
-    return dict(json.loads(line) for line in path.read_text().splitlines())
+    return dict(json.loads(line) for line in path.read_text().splitlines()
+                if not line.startswith(("<<<<<<<", "=======", ">>>>>>>", "|||||||")))
 
 
 def write(path: pathlib.Path, entries: dict[str, Any]) -> None:
