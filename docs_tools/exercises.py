@@ -17,6 +17,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # mkdocs loads the hooks by path, not as a package
     sys.path.insert(0, str(ROOT))
 
+from docs_tools.translations import without_front_matter  # noqa: E402
 from minitorch_hooks.tutorials import EXERCISES  # noqa: E402
 
 FOLDER = "exercises"
@@ -36,15 +37,25 @@ def _site_links(markdown: str) -> str:
     return _README_LINK.sub(r"(\1.md)", markdown)
 
 
-def exercise_pages() -> dict[str, str]:
-    """Every page of the section: its path under ``docs/`` and its Markdown."""
-    index = EXERCISES[0].folder.parent / "README.md"
-    pages = {INDEX: _site_links(index.read_text(encoding="utf-8"))}
+def _text(readme: Path, locale: str | None) -> str:
+    """The README in the reader's language when it is translated, else the English one."""
+    translated = readme.with_name(f"README.{locale}.md")
+    if locale and translated.exists():
+        return without_front_matter(translated.read_text(encoding="utf-8"))
+    return readme.read_text(encoding="utf-8")
+
+
+def exercise_pages(locale: str | None = None, how_to_work: str = _HOW_TO_WORK) -> dict[str, str]:
+    """Every page of the section: its path under ``docs/`` and its Markdown.
+
+    ``locale`` picks the translated READMEs (``README.ru.md``) where they exist, and
+    ``how_to_work`` is the tip at the top of each exercise, in the same language.
+    """
+    pages = {INDEX: _site_links(_text(EXERCISES[0].folder.parent / "README.md", locale))}
     for exercise in EXERCISES:
-        text = exercise.text.read_text(encoding="utf-8")
-        title, _, body = text.partition("\n")
+        title, _, body = _text(exercise.text, locale).partition("\n")
         pages[f"{FOLDER}/{exercise.name}.md"] = (
-            title + "\n" + _HOW_TO_WORK.format(number=exercise.number) + _site_links(body))
+            title + "\n" + how_to_work.format(number=exercise.number) + _site_links(body))
     return pages
 
 

@@ -22,25 +22,142 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # mkdocs loads this file by path, not as a package
     sys.path.insert(0, str(ROOT))
 
+import functools  # noqa: E402
+import json  # noqa: E402
+from types import SimpleNamespace  # noqa: E402
+
+import yaml  # noqa: E402
+from mkdocs.plugins import event_priority  # noqa: E402
 from mkdocs.structure.files import File, Files  # noqa: E402
 
 from docs_tools.exercises import SECTION, exercise_nav, exercise_pages  # noqa: E402
 from docs_tools.pictures import draw_all  # noqa: E402
+from docs_tools.translations import STRINGS  # noqa: E402
+
+DEFAULT_LOCALE = "en"
 
 
+@functools.cache
+def strings(locale: str) -> dict[str, Any]:
+    """A language's interface strings (``docs_tools/i18n/<locale>.yml``); none for English."""
+    path = STRINGS / f"{locale}.yml"
+    return yaml.safe_load(path.read_text(encoding="utf-8")) if path.exists() else {}
+
+
+def _exercise_titles(nav: dict[str, str]) -> dict[str, str]:
+    """The exercises' nav titles ("3. Extract features") in a language, from its titles."""
+    translated = {}
+    for entry in exercise_nav()[1:]:
+        (title,) = entry
+        number, _, name = title.partition(". ")
+        if name in nav:
+            translated[title] = f"{number}. {nav[name]}"
+    return translated
+
+
+def _current_locale(config: Any) -> str:
+    i18n = config.plugins.get("i18n")
+    return (i18n.current_language if i18n else None) or DEFAULT_LOCALE
+
+
+@event_priority(100)  # before the i18n plugin reads each language's nav_translations
 def on_config(config: Any) -> Any:
     for entry in config["nav"]:
         if isinstance(entry, dict) and SECTION in entry:
             entry[SECTION] = exercise_nav()
+    for language in config.plugins["i18n"].config.languages:
+        nav = strings(language.locale).get("nav", {})
+        language.nav_translations = {**nav, **_exercise_titles(nav)}
     return config
 
 
+def _for_language(file: File, locale: str, locales: list[str]) -> File:
+    """A generated file placed in a language's part of the site, as the i18n plugin
+    places the files it reads from ``docs/`` (it never sees generated ones), with its
+    copies in the other languages for the header's language switcher."""
+    def url_in(language: str) -> str:
+        return in_default if language == DEFAULT_LOCALE else f"{language}/{in_default}"
+
+    in_default = file.url
+    if locale != DEFAULT_LOCALE:
+        file.dest_uri = f"{locale}/{file.dest_uri}"
+        file.url = url_in(locale)
+    file.alternates = {other: SimpleNamespace(url=url_in(other)) for other in locales}
+    file.alternates[locale] = file
+    file.locale = file.locale_alternate_of = locale
+    file.localization = None if locale == DEFAULT_LOCALE else locale
+    file.norm_src_uri = file.src_uri
+    return file
+
+
+@event_priority(-200)  # after the i18n plugin has chosen the files of this language
 def on_files(files: Files, config: Any) -> Files:
-    for path, svg in draw_all().items():
-        files.append(File.generated(config, path, content=svg))
-    for path, markdown in exercise_pages().items():
-        files.append(File.generated(config, path, content=markdown))
+    locale = _current_locale(config)
+    locales = config.plugins["i18n"].build_languages
+    tip = strings(locale).get("exercise_tip")
+    pages = exercise_pages(locale, tip) if tip else exercise_pages(locale)
+    for path, content in {**_pictures(), **pages}.items():
+        files.append(_for_language(File.generated(config, path, content=content), locale,
+                                   locales))
     return files
+
+
+@functools.cache
+def _pictures() -> dict[str, str]:
+    return draw_all()  # drawn once, for all four languages
+
+
+def on_page_markdown(markdown: str, page: Any, config: Any, **kwargs: Any) -> str:
+    """An English page in another language's site says so, in that language."""
+    locale = _current_locale(config)
+    note = strings(locale).get("fallback_note")
+    if note and getattr(page.file, "localization", None) is None and page.file.generated_by is None:
+        return f'!!! info ""\n    {note}\n\n{markdown}'
+    return markdown
+
+
+def on_post_page(output: str, page: Any, config: Any) -> str:
+    """Two changes to each page Material renders, so that each language works on its own.
+
+    - In another language's part of the site, Material's base is that language's folder,
+      so its search reads that language's index (see ``on_post_build``).
+    - The page's ``<link rel="alternate">`` tags go: Material fetches ``sitemap.xml`` beside
+      each of them, as if they were the languages' home pages, and here they are the page
+      itself in each language (a 404 for each). The switcher's links stay, and lead to the
+      same page in the other language.
+    """
+    output = _ALTERNATE_LINK.sub("", output)
+    locale = _current_locale(config)
+    if locale == DEFAULT_LOCALE:
+        return output
+    return _CONFIG_BASE.sub(rf'\1\2/{locale}/"', output, count=1)
+
+
+_ALTERNATE_LINK = re.compile(r'\s*<link rel="alternate" href="[^"]*" hreflang="[^"]*">')
+_CONFIG_BASE = re.compile(r'(<script id="__config" type="application/json">\{[^<]*?"base": ")'
+                          r'([^"]*)"')
+
+
+@event_priority(-200)  # after the i18n plugin has built every language
+def on_post_build(config: Any) -> None:
+    """One search index per language, so that a reader searches the pages of their own
+    language (the i18n plugin writes one index of all four)."""
+    i18n = config.plugins["i18n"]
+    if i18n.building:  # a language's own build, inside the build of all four
+        return
+    site = Path(config.site_dir)
+    index = json.loads((site / "search" / "search_index.json").read_text("utf-8"))
+    others = [locale for locale in i18n.build_languages if locale != DEFAULT_LOCALE]
+    for locale in [DEFAULT_LOCALE, *others]:
+        prefix = "" if locale == DEFAULT_LOCALE else f"{locale}/"
+        docs = [{**doc, "location": doc["location"].removeprefix(prefix)}
+                for doc in index["docs"]
+                if (doc["location"].startswith(prefix) if prefix
+                    else doc["location"].split("/")[0] not in others)]
+        folder = site / prefix
+        (folder / "search").mkdir(parents=True, exist_ok=True)
+        (folder / "search" / "search_index.json").write_text(
+            json.dumps({**index, "docs": docs}, ensure_ascii=False), encoding="utf-8")
 
 
 _SPHINX_ROLE = re.compile(r":(?:func|class|meth|data|mod|attr|exc):(?=<code>)")

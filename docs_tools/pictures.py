@@ -78,6 +78,73 @@ def gradient_norms(page: Namespace) -> str:
     return _figure_svg(figure)
 
 
+def grad_cam(page: Namespace) -> str:
+    """Each test digit of ``how-to/grad-cam.md`` above, its Grad-CAM heatmap over it
+    below, titled with the label and the model's answer."""
+    plt = _pyplot()
+    digits, cam = page["examples"][:, 0].numpy(), page["cam"].numpy()
+    labels, predicted = page["y_test"].tolist(), page["predicted"].tolist()
+    figure, axes = plt.subplots(2, len(digits), figsize=(1.2 * len(digits), 2.8))
+    for column, (digit, heat) in enumerate(zip(digits, cam)):
+        top, bottom = axes[0, column], axes[1, column]
+        top.imshow(digit, cmap="gray_r", vmin=0, vmax=1)
+        top.set_title(f"{labels[column]} → {predicted[column]}", fontsize=9)
+        bottom.imshow(digit, cmap="gray_r", vmin=0, vmax=1)
+        bottom.imshow(heat, cmap="jet", alpha=0.5, vmin=0, vmax=1)
+        for ax in (top, bottom):
+            ax.set_xticks([])
+            ax.set_yticks([])
+    axes[0, 0].set_ylabel("digit")
+    axes[1, 0].set_ylabel("Grad-CAM")
+    figure.tight_layout()
+    return _figure_svg(figure)
+
+
+def feature_maps(page: Namespace) -> str:
+    """The digit of ``how-to/feature-maps.md``, then each convolution's maps, eight a row;
+    red is positive, blue negative, on one scale per layer."""
+    plt = _pyplot()
+    rows = [("input", page["digit"][0].numpy(), "gray_r")]
+    for name, maps in page["feature_maps"].items():
+        for start in range(0, maps.shape[1], 8):
+            rows.append((name if start == 0 else "", maps[0, start:start + 8].numpy(),
+                         "RdBu_r"))
+    figure, axes = plt.subplots(len(rows), 8, figsize=(8, 1.05 * len(rows)))
+    for row_axes, (name, maps, cmap) in zip(axes, rows):
+        scale = abs(maps).max() or 1.0
+        low = 0 if cmap == "gray_r" else -scale
+        for column, ax in enumerate(row_axes):
+            ax.set_xticks([])
+            ax.set_yticks([])
+            if column < len(maps):
+                ax.imshow(maps[column], cmap=cmap, vmin=low, vmax=scale)
+            else:
+                ax.axis("off")
+        row_axes[0].set_ylabel(name)
+    figure.tight_layout()
+    return _figure_svg(figure)
+
+
+def attention_maps(page: Namespace) -> str:
+    """One heatmap per layer and head of the reversing model: rows are the positions that
+    look, columns the positions looked at, darker is more weight."""
+    plt = _pyplot()
+    maps, digits = page["maps"], page["sequence"][0].tolist()
+    heads = next(iter(maps.values())).shape[1]
+    figure, axes = plt.subplots(len(maps), heads, figsize=(3.2 * heads, 3.1 * len(maps)),
+                                squeeze=False)
+    for row, (name, weights) in zip(axes, maps.items()):
+        for head, ax in enumerate(row):
+            ax.imshow(weights[0, head].numpy(), cmap="Blues", vmin=0, vmax=1)
+            ax.set_title(f"{name}, head {head}")
+            ax.set_xticks(range(len(digits)), [str(d) for d in digits])
+            ax.set_yticks(range(len(digits)))
+            ax.set_xlabel("key (input digit)")
+            ax.set_ylabel("query position")
+    figure.tight_layout()
+    return _figure_svg(figure)
+
+
 def _timeline(roots: tuple, names: dict[str, Any], run: Callable[[], Any]) -> str:
     """The SVG timeline of every hook that fires while ``run()`` runs; what the page's
     hooks print is not part of the picture."""
@@ -104,14 +171,44 @@ def one_backward_timeline(page: Namespace) -> str:
                      loss.backward)
 
 
+def peer_ratios(page: Namespace) -> str:
+    """``benchmarks/results/peers.json`` as bars: each library's median time on each
+    workload as a multiple of PyTorch's (the line at 1), on a log scale."""
+    import json
+
+    plt = _pyplot()
+    results = json.loads((DOCS.parent / "benchmarks" / "results" / "peers.json").read_text())
+    names = [name for name in results["libraries"] if name != "torch"]
+    rows = results["workloads"]
+    width = 0.8 / len(names)
+    figure, ax = plt.subplots(figsize=(8, 3.6))
+    for i, name in enumerate(names):
+        ratios = [row["ratios"].get(name) for row in rows]
+        places = [j + (i - (len(names) - 1) / 2) * width for j, r in enumerate(ratios) if r]
+        ax.bar(places, [r for r in ratios if r], width, label=name)
+    ax.axhline(1, color="black", linewidth=1, label="torch")
+    ax.set_yscale("log")
+    ax.set_xticks(range(len(rows)))
+    ax.set_xticklabels([row["name"].split(",")[0] for row in rows])
+    ax.set_ylabel("time / PyTorch's time")
+    ax.legend(fontsize="small")
+    ax.grid(axis="y", alpha=0.3)
+    figure.tight_layout()
+    return _figure_svg(figure)
+
+
 # picture path in the site -> (page that computes its data, drawing function)
 PICTURES: dict[str, tuple[str, Callable[[Namespace], str]]] = {
     "assets/plots/activation-frequency.svg":
         ("how-to/activation-statistics.md", activation_frequency),
     "assets/plots/gradient-norms.svg": ("how-to/gradient-norms.md", gradient_norms),
+    "assets/plots/grad-cam.svg": ("how-to/grad-cam.md", grad_cam),
+    "assets/plots/feature-maps.svg": ("how-to/feature-maps.md", feature_maps),
+    "assets/plots/attention-maps.svg": ("how-to/attention-maps.md", attention_maps),
     "assets/traces/nested-modules.svg":
         ("explanation/module-call.md", nested_modules_timeline),
     "assets/traces/one-backward.svg": ("explanation/hook-kinds.md", one_backward_timeline),
+    "assets/plots/peer-ratios.svg": ("performance.md", peer_ratios),
 }
 
 

@@ -21,6 +21,7 @@ from . import (
     __future__,
     _silent_numpy,  # noqa: F401 - first: see its docstring
     autograd,
+    backends,
     nn,
     optim,
     return_types,

@@ -18,7 +18,7 @@ import numpy as np
 
 from . import _dtype
 from ._size import Size
-from .utils.hooks import RemovableHandle, check_callable
+from .utils.hooks import RemovableHandle, add_hook
 
 _NON_LEAF_GRAD_WARNING = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
@@ -118,7 +118,8 @@ class Tensor(TensorBase):
         if type(data) is not np.ndarray:
             data = np.asarray(data)
         tensor = object.__new__(cls)
-        tensor._init(data, requires_grad)
+        tensor._data, tensor._requires_grad, tensor._grad_fn = data, requires_grad, None
+        tensor._version_counter = [0]
         return tensor
 
     # -- what a tensor is ------------------------------------------------------------------
@@ -376,17 +377,12 @@ class Tensor(TensorBase):
         runs before the gradient is added into ``.grad``.
         See <https://docs.pytorch.org/docs/2.13/generated/torch.Tensor.register_hook.html>
         """
-        check_callable(hook)
-        if not self._requires_grad:
-            raise RuntimeError(
-                "cannot register a hook on a tensor that doesn't require gradient")
+        self._check_requires_grad_for_hook()
         if self._backward_hooks is None:
             self._backward_hooks = OrderedDict()
-            if self.grad_fn is not None:
+            if self.grad_fn is not None:  # the node that produces this tensor runs them
                 self.grad_fn._register_tensor_hooks(self._output_nr, self._backward_hooks)
-        handle = RemovableHandle(self._backward_hooks)
-        self._backward_hooks[handle.id] = hook
-        return handle
+        return add_hook(self._backward_hooks, hook)
 
     def register_post_accumulate_grad_hook(self, hook: Callable[[Tensor], None]
                                            ) -> RemovableHandle:
@@ -394,18 +390,18 @@ class Tensor(TensorBase):
         the place for per-parameter optimiser steps.
         See <https://docs.pytorch.org/docs/2.13/generated/torch.Tensor.register_post_accumulate_grad_hook.html>
         """
-        check_callable(hook)
-        if not self._requires_grad:
-            raise RuntimeError(
-                "cannot register a hook on a tensor that doesn't require gradient")
+        self._check_requires_grad_for_hook()
         if self.grad_fn is not None:
             raise RuntimeError(
                 "post accumulate grad hooks cannot be registered on non-leaf tensors")
         if self._post_accumulate_grad_hooks is None:
             self._post_accumulate_grad_hooks = OrderedDict()
-        handle = RemovableHandle(self._post_accumulate_grad_hooks)
-        self._post_accumulate_grad_hooks[handle.id] = hook
-        return handle
+        return add_hook(self._post_accumulate_grad_hooks, hook)
+
+    def _check_requires_grad_for_hook(self) -> None:
+        if not self._requires_grad:
+            raise RuntimeError(
+                "cannot register a hook on a tensor that doesn't require gradient")
 
     def retain_grad(self) -> None:
         """Ask backward to fill ``.grad`` for this non-leaf too (a no-op on leaves)."""

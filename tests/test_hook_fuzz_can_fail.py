@@ -29,12 +29,12 @@ from minitorch_hooks.nn.modules import module
 from minitorch_hooks.utils.hooks import call_hooks
 
 
-def _reversed_call_hooks(hooks, value, call, **where):
+def _reversed_call_hooks(point, owner, hooks, value, call):
     """``call_hooks`` firing the hooks last-registered first."""
-    return call_hooks(tuple(hooks)[::-1], value, call, **where)
+    return call_hooks(point, owner, tuple(hooks)[::-1], value, call)
 
 
-def _ignore_the_replacement(hook_id, hook, grad):
+def _ignore_the_replacement(hook, grad):
     """A tensor hook caller that calls the hook but drops what it returned."""
     hook(grad)
 

@@ -48,8 +48,9 @@ def _operator(operation):
     goes on to the operation, which refuses it: left to NumPy, ``t + array`` would quietly
     give an array, outside the graph."""
     def operator(self, other):
-        # ``type(...) is Tensor`` first: the common case, cheaper than isinstance of an ABC
-        if type(other) is Tensor or isinstance(other, (Tensor, Number, np.ndarray)):
+        kind = type(other)
+        if (kind is Tensor or kind is float or kind is int
+                or isinstance(other, (Tensor, Number, np.ndarray))):
             return operation(self, other)
         return NotImplemented
 

@@ -109,7 +109,7 @@ def checked(operation: Callable[..., Any], name: str | None = None, *,
                 value, position = kwargs[parameter.name], None
             else:
                 continue  # not given: the operation says what is missing
-            if not _accepts(parameter, value):
+            if not isinstance(value, Tensor) and not _accepts(parameter, value):
                 raise not_a_tensor(name, parameter.name, position, value)
         return operation(*args, **kwargs)
 

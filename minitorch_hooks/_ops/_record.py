@@ -29,10 +29,10 @@ def record(data: Any, node_type: type[Node], inputs: tuple, saved: tuple = (),
     out = Tensor._wrap(data)
     if not (_State.enabled and any_requires_grad(inputs)):
         return out
-    packed = []  # a plain loop: before Python 3.12 a comprehension is a function call
+    packed = ()
     for value in saved:
-        packed.append(SavedTensor(value) if isinstance(value, Tensor) else value)
-    node = node_type(inputs, tuple(packed))
+        packed += (SavedTensor(value) if isinstance(value, Tensor) else value,)
+    node = node_type(inputs, packed)
     if attributes:
         for name, value in attributes.items():
             setattr(node, name, value)
@@ -46,7 +46,6 @@ def record(data: Any, node_type: type[Node], inputs: tuple, saved: tuple = (),
 def any_requires_grad(inputs: tuple) -> bool:
     """Whether some input is a tensor that requires grad: then an operation on them is
     recorded (an in-place one too, even when the tensor it changes does not)."""
-    # A plain loop: this runs for every operation, and is faster than ``any(...)``.
     for x in inputs:
         if getattr(x, "_requires_grad", False):
             return True
@@ -92,6 +91,9 @@ def promote(x: Any, y: Any) -> tuple[Any, Any]:
     beats a Python number. NumPy agrees on most cases; the casts below cover the rest.
     See <https://docs.pytorch.org/docs/2.13/tensor_attributes.html#type-promotion-doc>
     """
+    kind = type(y)
+    if (kind is float or kind is int) and type(x) is Tensor and x._data.dtype.kind == "f":
+        return x._data, y  # a floating-point tensor and a number: nothing to cast
     x_is_tensor, y_is_tensor = isinstance(x, Tensor), isinstance(y, Tensor)
     if x_is_tensor and y_is_tensor:
         a, b = x._data, y._data

@@ -41,31 +41,47 @@ def windows(x: np.ndarray, kernel: Sequence[int], stride: Sequence[int],
                 + tuple(slice(None, None, d) for d in dilation)]
 
 
-def pad_or_crop(x: np.ndarray, before: Sequence[int], after: Sequence[int]) -> np.ndarray:
-    """``x`` with zeros added around its spatial dimensions (a negative amount crops)."""
-    if any(p < 0 for p in (*before, *after)):
-        x = x[(slice(None), slice(None)) + tuple(
-            slice(max(-b, 0), x.shape[2 + i] - max(-a, 0)) for i, (b, a)
-            in enumerate(zip(before, after)))]
-    if any(p > 0 for p in (*before, *after)):
-        x = np.pad(x, [(0, 0), (0, 0)] + [(max(b, 0), max(a, 0)) for b, a in zip(before, after)])
-    return x
+def crop(x: np.ndarray, amounts: Sequence[int]) -> np.ndarray:
+    """``x`` without ``amounts[i]`` elements at both ends of its spatial dimension ``i``:
+    the padding a transposed convolution takes back."""
+    return x[(slice(None), slice(None)) + tuple(
+        slice(amount, x.shape[2 + i] - amount) for i, amount in enumerate(amounts))]
+
+
+def _padded_channels_last(x: np.ndarray, padding: Sequence[int]) -> np.ndarray:
+    """``x`` ``(N, C, *spatial)`` copied once into ``(N, *padded, C)``: ``padding`` zeros
+    at both ends of each spatial dimension, and the channels last."""
+    n, channels, *size = x.shape
+    out = np.zeros((n, *(length + 2 * p for length, p in zip(size, padding)), channels),
+                   dtype=x.dtype)
+    inside = tuple(slice(p, p + length) for length, p in zip(size, padding))
+    out[(slice(None), *inside)] = np.moveaxis(x, 1, -1)
+    return out
 
 
 def im2col(x: np.ndarray, kernel: Sequence[int], stride: Sequence[int],
-           dilation: Sequence[int], groups: int) -> tuple[np.ndarray, tuple[int, ...]]:
-    """The im2col matrix of each group of channels, ``(groups, N * positions, taps *
-    channels per group)``: one row per window, and the positions of the windows.
+           padding: Sequence[int], dilation: Sequence[int],
+           groups: int) -> tuple[np.ndarray, tuple[int, ...]]:
+    """The im2col matrix of each group of channels of ``x`` zero-padded by ``padding``,
+    ``(groups, N * positions, taps * channels per group)``: one row per window, and the
+    positions of the windows.
 
-    The input is copied with its channels last first, so that the copy ``reshape`` makes
-    here reads memory in runs of a row of taps by every channel: much faster than reading
-    one channel at a time.
+    The input is first copied padded and with its channels last, so that the copy
+    ``reshape`` makes here reads memory in runs of a row of taps by every channel: much
+    faster than reading one channel at a time. With one channel a group (grey images,
+    depthwise convolutions) such a run is only a kernel row long; there, copying tap by
+    tap, each a whole shifted image, is several times faster.
     """
     n, channels = x.shape[:2]
     nd = len(kernel)
-    channels_last = np.ascontiguousarray(np.moveaxis(x, 1, -1))
+    channels_last = _padded_channels_last(x, padding)
     view = windows(channels_last, kernel, stride, dilation)  # (N, *pos, C, *kernel)
     positions = view.shape[1:1 + nd]
+    if channels == groups:
+        rows = np.empty((groups, n, *positions, *kernel), dtype=x.dtype)
+        for tap in np.ndindex(*kernel):
+            rows[(Ellipsis, *tap)] = np.moveaxis(view[(Ellipsis, *tap)], -1, 0)
+        return rows.reshape(groups, n * math.prod(positions), -1), positions
     view = view.reshape(n, *positions, groups, channels // groups, *kernel)
     rows = view.transpose(1 + nd, 0, *range(1, 1 + nd), *range(3 + nd, 3 + 2 * nd), 2 + nd)
     return rows.reshape(groups, n * math.prod(positions), -1), positions
@@ -80,15 +96,15 @@ def _taps_then_channels(weight: np.ndarray, groups: int) -> np.ndarray:
 
 
 def correlate(x: np.ndarray, weight: np.ndarray, stride: Sequence[int],
-              dilation: Sequence[int], groups: int) -> np.ndarray:
+              padding: Sequence[int], dilation: Sequence[int], groups: int) -> np.ndarray:
     """``out[n, o, p] = sum over c, k of x[n, c, p * stride + k * dilation] * weight[o, c, k]``
-    on an already padded ``x``: what deep learning calls a convolution.
+    on ``x`` zero-padded by ``padding``: what deep learning calls a convolution.
 
     With ``groups``, the channels are split into that many groups, each with its own
     kernels: one batched matrix product, a matrix per group.
     """
     n, out_channels, nd = x.shape[0], weight.shape[0], weight.ndim - 2
-    rows, positions = im2col(x, weight.shape[2:], stride, dilation, groups)
+    rows, positions = im2col(x, weight.shape[2:], stride, padding, dilation, groups)
     out = rows @ _taps_then_channels(weight, groups).transpose(0, 2, 1)
     out = out.reshape(groups, n, *positions, out_channels // groups)
     out = out.transpose(1, 0, 2 + nd, *range(2, 2 + nd))  # (N, groups, O / groups, *positions)
@@ -106,22 +122,20 @@ def transposed_correlate(x: np.ndarray, weight: np.ndarray, stride: Sequence[int
     """
     n, channels, *size = x.shape  # ``channels`` is the convolution's output channels
     per_group, kernel = weight.shape[1], weight.shape[2:]
-    nd = len(kernel)
-    columns = x.reshape(n, groups, channels // groups, -1).transpose(1, 2, 0, 3)
-    columns = columns.reshape(groups, channels // groups, -1)  # (groups, channels, N * pos)
-    # Laid out (groups, *kernel, per_group, N, *size): each tap's contribution is then
-    # whole image rows, added in place in runs of memory.
+    # The batch goes last, (groups, channels, *size, N): each tap's contribution below is
+    # then added in runs of whole rows of N images, not one short image row at a time.
+    columns = np.moveaxis(x.reshape(n, groups, channels // groups, *size), 0, -1)
+    columns = columns.reshape(groups, channels // groups, -1)
     windows = (_taps_then_channels(weight, groups).transpose(0, 2, 1) @ columns).reshape(
-        groups, *kernel, per_group, n, *size)
+        groups, *kernel, per_group, *size, n)
     full = [(length - 1) * s + d * (k - 1) + 1 + extra for length, s, d, k, extra
             in zip(size, stride, dilation, kernel, output_padding)]
-    out = np.zeros((n, groups, per_group, *full), dtype=x.dtype)
+    out = np.zeros((groups, per_group, *full, n), dtype=x.dtype)
     for tap in np.ndindex(*kernel):
         where = tuple(slice(t * d, t * d + (length - 1) * s + 1, s)
                       for t, d, length, s in zip(tap, dilation, size, stride))
-        contribution = windows[(slice(None),) + tap]  # (groups, per_group, N, *size)
-        out[(slice(None),) * 3 + where] += contribution.transpose(2, 0, 1, *range(3, 3 + nd))
-    return out.reshape(n, groups * per_group, *full)
+        out[(slice(None),) * 2 + where] += windows[(slice(None),) + tap]
+    return np.moveaxis(out, -1, 0).reshape(n, groups * per_group, *full)
 
 
 def convolve(input: np.ndarray, weight: np.ndarray, stride: Sequence[int],
@@ -131,9 +145,9 @@ def convolve(input: np.ndarray, weight: np.ndarray, stride: Sequence[int],
     is the transpose of the convolution's, which sends each output back to the inputs that
     made it: the gradient of the input)."""
     if not transposed:
-        return correlate(pad_or_crop(input, padding, padding), weight, stride, dilation, groups)
+        return correlate(input, weight, stride, padding, dilation, groups)
     out = transposed_correlate(input, weight, stride, dilation, output_padding, groups)
-    return np.ascontiguousarray(pad_or_crop(out, [-p for p in padding], [-p for p in padding]))
+    return np.ascontiguousarray(crop(out, padding))
 
 
 def weight_grad(input: object, grad: object, weight_shape: Sequence[int],
@@ -165,7 +179,7 @@ def _weight_grad_of_arrays(input: np.ndarray, grad: np.ndarray, weight_shape: Se
     """:func:`weight_grad` as one matrix product per group: the gradient of each output
     channel at every position, times the window that produced it."""
     out_channels, per_group, *kernel = weight_shape
-    rows, _ = im2col(pad_or_crop(input, padding, padding), kernel, stride, dilation, groups)
+    rows, _ = im2col(input, kernel, stride, padding, dilation, groups)
     n = grad.shape[0]
     grads = grad.reshape(n, groups, out_channels // groups, -1).transpose(1, 2, 0, 3)
     taps = grads.reshape(groups, out_channels // groups, -1) @ rows

@@ -284,6 +284,7 @@ def addmm(input: Tensor, mat1: Tensor, mat2: Tensor) -> Tensor:
                                   "{a.scalar_name} and {b.scalar_name}")
     _check_same_dtype(input, mat2, "self and mat2 must have the same dtype, but got "
                                    "{a.scalar_name} and {b.scalar_name}")
-    expanded_shape(input, (n, m))  # the bias must expand to the product's shape
+    if input._data.shape != (m,):  # the bias must expand to the product's shape
+        expanded_shape(input, (n, m))
     return _record_product(input._data + mat1._data @ mat2._data, AddmmBackward0,
                            (input, mat1, mat2), mat1, mat2)

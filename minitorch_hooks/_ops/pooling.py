@@ -16,6 +16,7 @@ See <https://docs.pytorch.org/docs/2.13/nn.html#pooling-layers>
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 
@@ -48,15 +49,25 @@ def _axis_taps(size: int, out: int, kernel: int, stride: int, padding: int,
     return np.where((position >= 0) & (position < size), position, outside)
 
 
-def plane_taps(size: Sequence[int], out: Sequence[int], kernel: Sequence[int],
-               stride: Sequence[int], padding: Sequence[int],
-               dilation: Sequence[int]) -> np.ndarray:
-    """``(windows, taps)``: the flat position in an ``(H, W)`` plane each tap reads."""
+def plane_taps(*geometry: Sequence[int]) -> np.ndarray:
+    """``(windows, taps)``: the flat position in an ``(H, W)`` plane each tap reads, for
+    the plane's ``size``, the ``out`` size, ``kernel``, ``stride``, ``padding`` and
+    ``dilation`` (in that order). Read-only, and worked out once per geometry: a training
+    loop pools the same shapes at every step."""
+    return _plane_taps(*(tuple(pair) for pair in geometry))
+
+
+@functools.lru_cache(maxsize=128)
+def _plane_taps(size: tuple[int, int], out: tuple[int, int], kernel: tuple[int, int],
+                stride: tuple[int, int], padding: tuple[int, int],
+                dilation: tuple[int, int]) -> np.ndarray:
     rows, cols = (_axis_taps(*args) for args in zip(size, out, kernel, stride, padding,
                                                     dilation))
     row, col = rows[:, None, :, None], cols[None, :, None, :]
     flat = np.where(np.minimum(row, col) < 0, np.minimum(row, col), row * size[1] + col)
-    return flat.reshape(out[0] * out[1], kernel[0] * kernel[1])
+    flat = flat.reshape(out[0] * out[1], kernel[0] * kernel[1])
+    flat.setflags(write=False)
+    return flat
 
 
 def _planes(x: np.ndarray) -> np.ndarray:
@@ -86,6 +97,25 @@ class MaxPool2DWithIndicesBackward0(Node):
         return _scatter_to_planes(self.shape, flat, grad.reshape(flat.shape))
 
 
+def _window_maxima(values: np.ndarray, taps: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each window's maximum over its taps (``values`` is ``(planes, taps, windows)``) and
+    the plane position it came from, as PyTorch's kernel scans: a tap wins if it is
+    greater than the best so far, or NaN, so ties keep the first and NaNs the last.
+
+    One pass per tap over whole arrays: a window has few taps, and NumPy's ``argmax``
+    over such a short axis pays its per-row cost once per window."""
+    best = values[:, 0]
+    indices = np.broadcast_to(taps[0], best.shape)
+    for tap in range(1, len(taps)):
+        candidate = values[:, tap]
+        wins = candidate > best
+        if values.dtype.kind == "f":
+            wins |= np.isnan(candidate)
+        best = np.where(wins, candidate, best)
+        indices = np.where(wins, taps[tap], indices)
+    return best, indices.astype(np.int64)
+
+
 def max_pool2d_with_indices(input: Tensor, kernel: Sequence[int], stride: Sequence[int],
                             padding: Sequence[int], dilation: Sequence[int], ceil_mode: bool,
                             stride_given: tuple) -> tuple[Tensor, Tensor]:
@@ -95,12 +125,12 @@ def max_pool2d_with_indices(input: Tensor, kernel: Sequence[int], stride: Sequen
     size = x.shape[-2:]
     out = [pooled_size(*args, ceil_mode) for args in zip(size, kernel, stride, padding,
                                                           dilation)]
-    taps = plane_taps(size, out, kernel, stride, padding, dilation)
-    values = _planes(x)[:, np.maximum(taps, 0)]  # (planes, windows, taps)
+    taps = plane_taps(size, out, kernel, stride, padding, dilation).T  # (taps, windows)
+    values = _planes(x)[:, np.maximum(taps, 0)]  # (planes, taps, windows)
     values[:, taps < 0] = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
-    best = values.argmax(axis=-1)
-    result = np.take_along_axis(values, best[..., None], -1).reshape(*x.shape[:-2], *out)
-    indices = taps[np.arange(len(taps)), best].reshape(result.shape)
+    best, indices = _window_maxima(values, taps)
+    result = best.reshape(*x.shape[:-2], *out)
+    indices = indices.reshape(result.shape)
     indices_tensor = Tensor._wrap(indices.astype(np.int64))
     output = record(result, MaxPool2DWithIndicesBackward0, (input,), saved=(input,),
                     kernel_size=tuple(kernel), stride=stride_given, padding=tuple(padding),

@@ -203,7 +203,7 @@ def t(input: Tensor) -> Tensor:
     ndim = input._data.ndim
     if ndim > 2:
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {ndim}D")
-    return _as_view(record(input._data.T, TBackward0, (input,)), input)
+    return _mark_view(record(input._data.T, TBackward0, (input,)), input)  # always shares
 
 
 def _T(input: Tensor) -> Tensor:  # noqa: N802 - the property is called ``T``

@@ -18,7 +18,7 @@ import numpy as np
 
 from .._tensor import Tensor
 from ..autograd import _formula as F
-from ..autograd.engine import run_node
+from ..autograd.engine import apply_formula
 from ..autograd.function import CUSTOM_FUNCTION_VIEW
 from ..autograd.graph import Node
 from ..autograd.saved_tensors import op_name
@@ -110,7 +110,7 @@ class CopySlices(Node):
             # into elements that several of its elements share. PyTorch refuses here too.
             raise RuntimeError(INTERNAL_OVERLAP)
         flat = grad.reshape(-1)
-        grads = run_node(self.fn, (flat[self.positions],))
+        grads = apply_formula(self.fn, (flat[self.positions],))
         result = F.zero_at(flat, self.positions)  # the region's old values are overwritten
         if grads[0] is not None:  # ... by the gradient for the view's old value
             result = result + F.scatter(flat.shape, self.positions, grads[0])

@@ -1,9 +1,14 @@
 """The backward pass: run the graph's nodes in dependency order and deliver gradients.
 
-This is PyTorch's engine in one screen. It first counts, for every node, how many edges
-lead into it; a node runs only when all of them have delivered, so ``b = a + a`` sends both
-gradients to ``a`` before ``a``'s node runs. The loop is iterative, so a graph of any depth
-works.
+This is PyTorch's engine, in three named steps that ``run_backward`` calls in turn:
+
+1. **plan the graph task** (:class:`GraphPlan`): count, for every node, how many edges lead
+   into it (a node runs only when all of them have delivered, so ``b = a + a`` sends both
+   gradients to ``a`` before ``a``'s node runs), and for ``autograd.grad`` which nodes run;
+2. **the ready queue** (:class:`ReadyQueue`): gradients wait in a buffer per node until
+   the node is ready, then it joins a heap that decides which node runs next;
+3. **run the node** (:func:`run_node`), whose body lists the hook stages in the order they
+   fire. The loop is iterative, so a graph of any depth works.
 
 Which ready node runs next decides the order in which hooks fire, so it is PyTorch's to
 the letter. PyTorch keeps the ready nodes in a binary heap (C++'s ``std::priority_queue``)
@@ -16,10 +21,11 @@ one ``heapq`` list with the same ranks gives PyTorch's order, ties included. Onl
 that will run enter it (``autograd.grad`` leaves the others out), and a backward started
 inside a hook shares it, ranked ahead of the backward it interrupts, as in PyTorch.
 
-At each node the hooks run in PyTorch's order: the tensor hooks of the tensors it produced,
-then ``retain_grad``, then the node's pre-hooks, then the node itself, then its post-hooks.
-An output that got no gradient (the other half of a ``split``, say) still has its hooks
-called, with None.
+At each node the hooks run in PyTorch's order (``run_node``): the tensor hooks of the
+tensors it produced, then ``retain_grad``, then the node's pre-hooks, then the node itself
+(for a leaf: the addition into ``.grad`` and its post-accumulate-grad hooks), then its
+post-hooks. An output that got no gradient (the other half of a ``split``, say) still has
+its hooks called, with None.
 See <https://docs.pytorch.org/docs/2.13/notes/autograd.html#backward-hooks-execution>
 
 Grad mode during the pass is ``create_graph``: off by default, so a hook (or a custom
@@ -35,7 +41,6 @@ See <https://docs.pytorch.org/docs/2.13/notes/autograd.html#grad-modes>
 
 from __future__ import annotations
 
-import contextlib
 import heapq
 import sys
 from collections.abc import Callable, Iterator, Sequence
@@ -44,31 +49,36 @@ from typing import Any
 import numpy as np
 
 from .._tensor import Tensor
-from ..utils.hooks import call_hooks, type_name
+from ..utils.hooks import (
+    NODE_HOOK,
+    NODE_PRE_HOOK,
+    POST_ACCUMULATE_GRAD_HOOK,
+    TENSOR_HOOK,
+    call_hooks,
+    type_name,
+)
 from . import _formula
 from .grad_mode import _State, set_grad_enabled
 from .graph import AccumulateGrad, GraphTask, Node, _running, _sequence_nr, gradient_edge
 
-# One gradient (or None) per output of a node: NumPy arrays, or Tensors under create_graph.
-Grads = list
-
-# The ready queue: a heap of (rank, node), the smallest rank first. The rank is
-# -(depth * 2**64 + sequence_nr), depth being how many backward passes are running already:
-# PyTorch ranks by (depth, sequence_nr), largest first, and a sequence_nr stays below 2**64.
+# The ready queue's heap is shared by every backward running (a hook may start one): a list
+# of (rank, node), the smallest rank first. The rank is -(depth * 2**64 + sequence_nr), depth
+# being how many backward passes are running already: PyTorch ranks by (depth,
+# sequence_nr), largest first, and a sequence_nr stays below 2**64.
 _ready: list[tuple[int, Node | None]] = []
 _DEPTH_STEP = 2**64
 
 
 def run_backward(
     roots: Sequence[Tensor],
-    root_grads: Sequence[np.ndarray],
+    root_grads: Sequence[Any],
     retain_graph: bool,
     inputs: Sequence[Tensor] | None = None,
     allow_unused: bool = False,
     accumulate: bool = False,
     create_graph: bool = False,
 ) -> list[Any] | None:
-    """Backpropagate ``root_grads`` from ``roots``.
+    """Backpropagate ``root_grads`` from ``roots``: plan, then run each ready node.
 
     Without ``inputs`` (``Tensor.backward``) every node runs and leaves accumulate into
     ``.grad``. With ``inputs`` (``autograd.grad``) only the nodes on a path to them run, and
@@ -80,134 +90,95 @@ def run_backward(
     ``root_grads`` are arrays, or Tensors with ``create_graph`` (a given gradient that
     requires grad is then differentiated through, as for a Hessian-vector product).
     """
-    root_edges = []
+    root_edges = _root_edges(roots)
+    plan = GraphPlan(root_edges, inputs, accumulate)
+    queue = ReadyQueue(plan, root_edges, root_grads)
+    # Like PyTorch, a backward formula that divides by zero or overflows gives inf/nan
+    # silently; NumPy would warn. Grad mode is ``create_graph`` for everything the pass
+    # calls; the caller's mode comes back afterwards, also when a hook raises.
+    task, all_run = plan.task, plan.needed is None
+    with task, np.errstate(all="ignore"), queue, set_grad_enabled(create_graph):
+        for node, grads in queue:
+            task.current_node = node
+            _State.enabled = create_graph  # whatever a hook of an earlier node set
+            if all_run and node._hooks is None and type(node) is not AccumulateGrad:
+                # Most nodes have no hooks: the formula alone, and the post-hooks that a
+                # hook registered while it ran (an unpack hook, say).
+                grad_inputs = apply_formula(node, grads)
+                if node._hooks is not None and node._hooks.post:
+                    grad_inputs = _call_node_post_hooks(node, grad_inputs, grads, had_hooks=False)
+            else:
+                grad_inputs = run_node(node, grads, plan)
+                if grad_inputs is None:  # autograd.grad does not run this node
+                    continue
+            if not retain_graph and node._saved:
+                node._saved = None  # free the saved tensors; a second backward finds them gone
+            queue.deliver(node.next_functions, grad_inputs)
+    return plan.captured_grads(allow_unused)
+
+
+def _root_edges(roots: Sequence[Tensor]) -> list[tuple[Node, int]]:
+    """Where each root's gradient enters the graph."""
+    edges = []
     for i, root in enumerate(roots):
         edge = gradient_edge(root)
         if edge[0] is None:
             raise RuntimeError(
                 f"element {i} of tensors does not require grad and does not have a grad_fn")
-        root_edges.append(edge)
-
-    dependencies = _count_dependencies(root_edges)
-    captures, needed = _plan_captures(inputs, root_edges) if inputs is not None else ({}, None)
-    if accumulate:  # PyTorch runs the inputs' own nodes too: a leaf's AccumulateGrad, and a
-        needed |= captures.keys()  # non-leaf's grad_fn, which sends on only what is needed
-    captured: list[Any] = [None] * (len(inputs) if inputs is not None else 0)
-    # The nodes this run will run, for hooks that ask (``register_multi_grad_hook``).
-    task = GraphTask(dependencies if needed is None else needed | captures.keys(),
-                     {} if accumulate else captures)
-    # What enters the ready queue: with ``inputs``, only nodes that run or pick up a
-    # gradient, and a single root's node, where PyTorch starts whatever it leads to.
-    queued = None
-    if needed is not None:
-        queued = task.nodes | {root_edges[0][0]} if len(root_edges) == 1 else task.nodes
-
-    buffers: dict[Node, Grads] = {}
-    ready = _ready
-    rank_base = -len(_running) * _DEPTH_STEP  # ranks ahead of a backward this one interrupts
-    # A hook may have started this backward while another was running: that one's nodes
-    # wait in the queue, behind ours, and stay there, this many of them.
-    floor = len(ready)
-
-    def deliver(edges: Sequence[tuple[Node | None, int]], grads: Sequence[Any]) -> None:
-        for (node, input_nr), grad in zip(edges, grads):
-            if node is None:
-                continue
-            buffer = buffers.get(node)
-            if buffer is None:
-                buffer = buffers[node] = [None] * node.num_outputs
-            if grad is not None:
-                previous = buffer[input_nr]
-                buffer[input_nr] = grad if previous is None else previous + grad
-            waiting = dependencies[node] - 1
-            dependencies[node] = waiting
-            if waiting == 0 and (queued is None or node in queued):
-                heapq.heappush(ready, (rank_base - node._sequence_nr, node))
-
-    def pick_up(node: Node, grads: Grads) -> None:
-        for output_nr, index in captures.get(node, ()):
-            captured[index] = grads[output_nr]
-
-    if len(root_edges) > 1:  # PyTorch starts from a new node that hands out the root
-        # gradients: the latest made, it comes out at once, but moves what waits below it.
-        heapq.heappush(ready, (rank_base - next(_sequence_nr), None))
-        heapq.heappop(ready)
-    deliver(root_edges, root_grads)
-    # Like PyTorch, a backward formula that divides by zero or overflows gives inf/nan
-    # silently; NumPy would warn. Grad mode is ``create_graph`` for everything the pass
-    # calls; the caller's mode comes back afterwards, also when a hook raises.
-    with task, np.errstate(all="ignore"), _leftovers_dropped(floor), \
-            set_grad_enabled(create_graph):
-        while len(ready) > floor if floor else ready:  # (a plain truth test is cheaper)
-            node = heapq.heappop(ready)[1]
-            grads = buffers.pop(node)
-            task.current_node = node
-            # Each node starts in the pass's mode, whatever a hook of an earlier one set.
-            _State.enabled = create_graph
-            hooks, at_leaf = node._hooks, type(node) is AccumulateGrad
-            # autograd.grad picks up an input's gradient before the tensor hooks of a node
-            # that runs, after those of a node that does not (a leaf's AccumulateGrad), as
-            # PyTorch does; and it runs only the nodes that lead to an input.
-            if needed is not None and node in needed:
-                pick_up(node, grads)
-            if hooks is not None or at_leaf:  # (most nodes have no hooks)
-                grads = _call_tensor_pre_hooks(node, grads)
-            if needed is not None and node not in needed:
-                pick_up(node, grads)
-                continue
-            if hooks is not None and hooks.pre:
-                grads = _unwrap_all(call_hooks(
-                    hooks.pre.items(), tuple(_wrap_all(grads)), _node_hook_caller(grads, "pre"),
-                    site="node pre-hook", owner=node))
-            if at_leaf:
-                _accumulate(node.variable, grads[0])
-                grad_inputs = ()  # an AccumulateGrad sends nothing on
-            else:
-                grad_inputs = run_node(node, grads)
-            if needed is not None and node.drops_unneeded_grads:  # a built-in formula
-                # computes no gradient for a node that will not run; a custom one may
-                grad_inputs = _only_where_needed(grad_inputs, node.next_functions, needed,
-                                                 captures)
-            if node._hooks is not None and node._hooks.post:
-                # (a post-hook registered while the node ran, by an unpack hook say, fires
-                # too; PyTorch kept no grad_outputs for it then, so it gets an empty tuple)
-                grad_outputs = (tuple(_wrap_all(grads)) if hooks is not None and hooks.post
-                                else ())
-                grad_inputs = _unwrap_all(call_hooks(
-                    node._hooks.post.items(), tuple(_wrap_all(grad_inputs)),
-                    _node_hook_caller(grad_inputs, "post", grad_outputs),
-                    site="node hook", owner=node))
-            if not retain_graph and node._saved:
-                node._saved = None  # free the saved tensors; a second backward finds them gone
-            deliver(node.next_functions, grad_inputs)
-
-    if inputs is None or accumulate:
-        return None
-    for i, grad in enumerate(captured):
-        if grad is None and not allow_unused:
-            raise RuntimeError(
-                f"The differentiated Tensor at index {i} appears to not have been used in the "
-                "graph. Set allow_unused=True if this is the desired behavior.")
-    return captured
+        edges.append(edge)
+    return edges
 
 
-@contextlib.contextmanager
-def _leftovers_dropped(floor: int) -> Iterator[None]:
-    """When a hook raises, the nodes of this run still in the ready queue leave it (they
-    come out first), as PyTorch pops and skips them; ``floor`` entries stay, those of a
-    backward this one interrupted."""
-    try:
-        yield
-    finally:
-        while len(_ready) > floor:
-            heapq.heappop(_ready)
+# -- step 1: plan the graph task ---------------------------------------------------------------
 
+class GraphPlan:
+    """What one backward will do, worked out before any node runs (the ``dependencies`` and
+    ``exec_info`` of PyTorch's ``GraphTask``).
 
-def _only_where_needed(grads: Sequence[Any], edges: Sequence[tuple[Node | None, int]],
-                       needed: set[Node], captures: dict) -> list:
-    """``grads`` with None where an edge leads to a node that this run will not run."""
-    return [grad if node is None or node in needed or node in captures else None
-            for (node, _), grad in zip(edges, grads)]
+    ``dependencies`` counts the edges that lead into each node: a node runs once all of
+    them have delivered. For ``autograd.grad``, ``captures`` says where each input's
+    gradient is picked up, ``needed`` which nodes run to get there (None: every node runs),
+    and ``queued`` which nodes enter the ready queue at all.
+    """
+
+    __slots__ = ("dependencies", "captures", "needed", "queued", "captured", "returns", "task")
+
+    def __init__(self, root_edges: Sequence[tuple[Node, int]],
+                 inputs: Sequence[Tensor] | None, accumulate: bool) -> None:
+        self.dependencies = _count_dependencies(root_edges)
+        self.captures, self.needed = ({}, None) if inputs is None else \
+            _plan_captures(inputs, root_edges)
+        if accumulate:  # PyTorch runs the inputs' own nodes too: a leaf's AccumulateGrad,
+            self.needed |= self.captures.keys()  # and a non-leaf's grad_fn, which sends
+            # on only what is needed
+        self.returns = inputs is not None and not accumulate
+        self.captured: list[Any] = [None] * (len(inputs) if inputs is not None else 0)
+        # The nodes this run will run, for hooks that ask (``register_multi_grad_hook``).
+        self.task = GraphTask(self.dependencies if self.needed is None
+                              else self.needed | self.captures.keys(),
+                              self.captures if self.returns else {})
+        # With ``inputs``, only nodes that run or pick up a gradient are queued, and a single
+        # root's node, where PyTorch starts whatever it leads to.
+        self.queued = None
+        if self.needed is not None:
+            self.queued = self.task.nodes | {root_edges[0][0]} if len(root_edges) == 1 \
+                else self.task.nodes
+
+    def pick_up(self, node: Node, grads: Sequence[Any]) -> None:
+        """Keep the gradients of ``node``'s outputs that are inputs of ``autograd.grad``."""
+        for output_nr, index in self.captures.get(node, ()):
+            self.captured[index] = grads[output_nr]
+
+    def captured_grads(self, allow_unused: bool) -> list[Any] | None:
+        """What ``autograd.grad`` returns (None for a backward that accumulates)."""
+        if not self.returns:
+            return None
+        for i, grad in enumerate(self.captured):
+            if grad is None and not allow_unused:
+                raise RuntimeError(
+                    f"The differentiated Tensor at index {i} appears to not have been used in "
+                    "the graph. Set allow_unused=True if this is the desired behavior.")
+        return self.captured
 
 
 def _count_dependencies(root_edges: Sequence[tuple[Node, int]]) -> dict[Node, int]:
@@ -258,7 +229,108 @@ def _plan_captures(inputs: Sequence[Tensor], root_edges: Sequence[tuple[Node, in
     return captures, needed
 
 
-def run_node(node: Node, grads: Grads) -> Sequence[Any]:
+# -- step 2: the ready queue ---------------------------------------------------------------------
+
+class ReadyQueue:
+    """The nodes whose gradients are complete, in the order PyTorch runs them.
+
+    Gradients arriving at a node are summed in its buffer; when the last edge into it has
+    delivered, the node enters the heap, ranked by ``sequence_nr`` (the node made last runs
+    first). Iterating gives each ready node with its gradients until this run's nodes are
+    done. Nodes of a backward this one interrupted wait below ``floor`` and stay.
+    """
+
+    __slots__ = ("heap", "floor", "rank_base", "buffers", "dependencies", "queued")
+
+    def __init__(self, plan: GraphPlan, root_edges: Sequence[tuple[Node, int]],
+                 root_grads: Sequence[Any]) -> None:
+        self.heap = _ready
+        self.floor = len(_ready)
+        self.rank_base = -len(_running) * _DEPTH_STEP  # ahead of a backward it interrupts
+        self.buffers: dict[Node, list[Any]] = {}
+        self.dependencies, self.queued = plan.dependencies, plan.queued
+        if len(root_edges) > 1:  # PyTorch starts from a new node that hands out the root
+            # gradients: the latest made, it comes out at once, but moves what waits below.
+            heapq.heappush(self.heap, (self.rank_base - next(_sequence_nr), None))
+            heapq.heappop(self.heap)
+        self.deliver(root_edges, root_grads)
+
+    def deliver(self, edges: Sequence[tuple[Node | None, int]], grads: Sequence[Any]) -> None:
+        """Add each gradient into the buffer of the node its edge leads to."""
+        buffers, dependencies, queued = self.buffers, self.dependencies, self.queued
+        heap, rank_base = self.heap, self.rank_base
+        for (node, input_nr), grad in zip(edges, grads):
+            if node is None:
+                continue
+            buffer = buffers.get(node)
+            if buffer is None:
+                buffer = buffers[node] = [None] * node.num_outputs
+            if grad is not None:
+                previous = buffer[input_nr]
+                buffer[input_nr] = grad if previous is None else previous + grad
+            waiting = dependencies[node] - 1
+            dependencies[node] = waiting
+            if waiting == 0 and (queued is None or node in queued):
+                heapq.heappush(heap, (rank_base - node._sequence_nr, node))
+
+    def __iter__(self) -> Iterator[tuple[Node, list[Any]]]:
+        heap, floor, buffers = self.heap, self.floor, self.buffers
+        while len(heap) > floor:
+            node = heapq.heappop(heap)[1]
+            yield node, buffers.pop(node)
+
+    def __enter__(self) -> ReadyQueue:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        """When a hook raises, this run's nodes still in the heap leave it (they come out
+        first), as PyTorch pops and skips them."""
+        while len(self.heap) > self.floor:
+            heapq.heappop(self.heap)
+
+
+# -- step 3: run one node, its hooks in order ---------------------------------------------------
+
+def run_node(node: Node, grads: list[Any], plan: GraphPlan) -> Sequence[Any] | None:
+    """One node's turn: its hook stages in PyTorch's order, then the gradients it sends on
+    (None when ``autograd.grad`` does not run it).
+
+    ``autograd.grad`` picks up an input's gradient before the tensor hooks of a node that
+    runs, after those of a node that does not (a leaf's AccumulateGrad), as PyTorch does.
+    """
+    hooks, at_leaf, needed = node._hooks, type(node) is AccumulateGrad, plan.needed
+    if needed is not None and node in needed:
+        plan.pick_up(node, grads)
+    if hooks is not None or at_leaf:
+        grads = _call_tensor_pre_hooks(node, grads)              # 1. tensor hooks, retain_grad
+    if needed is not None and node not in needed:
+        plan.pick_up(node, grads)
+        return None
+    if hooks is not None and hooks.pre:
+        grads = _call_node_pre_hooks(node, grads)                # 2. node pre-hooks
+    if at_leaf:
+        _accumulate(node.variable, grads[0])                     # 3. into .grad, then the
+        grad_inputs: Sequence[Any] = ()                          # post-accumulate hooks
+    else:
+        grad_inputs = apply_formula(node, grads)                 # 3. the formula
+        if needed is not None and node.drops_unneeded_grads:
+            grad_inputs = _only_where_needed(grad_inputs, node.next_functions, plan)
+    if node._hooks is not None and node._hooks.post:  # (also one registered as it ran)
+        grad_inputs = _call_node_post_hooks(node, grad_inputs, grads,  # 4. node post-hooks
+                                            had_hooks=hooks is not None)
+    return grad_inputs
+
+
+def _only_where_needed(grads: Sequence[Any], edges: Sequence[tuple[Node | None, int]],
+                       plan: GraphPlan) -> list:
+    """``grads`` with None where an edge leads to a node that this run will not run: a
+    built-in formula computes no gradient for it (a custom one may)."""
+    needed, captures = plan.needed, plan.captures
+    return [grad if node is None or node in needed or node in captures else None
+            for (node, _), grad in zip(edges, grads)]
+
+
+def apply_formula(node: Node, grads: list[Any]) -> Sequence[Any]:
     """Run one node's formula, then make each gradient match its input's shape and dtype
     (summing over broadcast dimensions), as PyTorch's ``validate_outputs`` does.
 
@@ -287,17 +359,16 @@ def run_node(node: Node, grads: Grads) -> Sequence[Any]:
     return checked
 
 
-def _all_none(grads: Grads) -> bool:
-    # A plain loop: this runs at every node, and is faster than ``all(...)``.
+def _all_none(grads: Sequence[Any]) -> bool:
     for grad in grads:
         if grad is not None:
             return False
     return True
 
 
-# -- hooks at a node ------------------------------------------------------------------------
+# -- the hook stages of run_node --------------------------------------------------------------
 
-def _call_tensor_pre_hooks(node: Node, grads: Grads) -> Grads:
+def _call_tensor_pre_hooks(node: Node, grads: list[Any]) -> list[Any]:
     """The hooks registered on the tensors this node produced, then ``retain_grad``.
 
     A tensor that got no gradient (a sibling output of the one backward started from)
@@ -321,12 +392,12 @@ def _call_tensor_pre_hooks(node: Node, grads: Grads) -> Grads:
 def _run_tensor_hooks(hooks: dict, grad: Any, tensor: Any) -> Any:
     """``tensor`` is the leaf, or ``(node, output_nr)`` for a non-leaf (what a trace shows).
     A hook may replace a gradient, but not a None one (``check_replacement``)."""
-    result = call_hooks(hooks.items(), None if grad is None else _wrap(grad),
-                        _call_tensor_hook, site="tensor hook", owner=tensor)
+    result = call_hooks(TENSOR_HOOK, tensor, hooks.items(),
+                        None if grad is None else _wrap(grad), _call_tensor_hook)
     return None if result is None else _unwrap(result)
 
 
-def _call_tensor_hook(hook_id: int, hook: Callable, grad: Tensor) -> Tensor | None:
+def _call_tensor_hook(hook: Callable, grad: Tensor) -> Tensor | None:
     """``hook(grad)``; a returned tensor must have the gradient's dtype and size."""
     result = hook(grad)
     if result is not None:
@@ -351,26 +422,45 @@ def check_replacement(hook: Callable, original: Tensor | None, result: object) -
         raise RuntimeError(f"hook '{name}' has changed the size of value")
 
 
-def _node_hook_caller(current: Sequence[Any], kind: str, grad_outputs: tuple = ()) -> Callable:
-    """A caller for ``call_hooks`` that runs node hooks and checks the tuple they return.
+def _call_node_pre_hooks(node: Node, grads: list[Any]) -> list[Any]:
+    """``hook(grad_outputs)``; a returned tuple replaces the gradients the node gets."""
+    return _unwrap_all(call_hooks(NODE_PRE_HOOK, node, node._hooks.pre.items(),
+                                  tuple(_wrap_all(grads)), _call_node_pre_hook))
 
-    A pre-hook gets ``(grad_outputs)``; a post-hook gets ``(grad_inputs, grad_outputs)``.
-    """
-    def call(hook_id: int, hook: Callable, value: tuple) -> tuple | None:
-        result = hook(value) if kind == "pre" else hook(value, grad_outputs)
-        if result is None:
-            return None
-        if not isinstance(result, tuple):
-            raise TypeError(f"expected tuple, but hook returned '{type_name(result)}'")
-        if len(result) != len(value):
-            name = getattr(hook, "__name__", "<unknown>")
-            raise RuntimeError(f"hook '{name}' has returned an incorrect number of values "
-                               f"(got {len(result)}, but expected {len(value)})")
-        for original, replacement in zip(value, result):
-            check_replacement(hook, original, replacement)
-        return result
 
-    return call
+def _call_node_pre_hook(hook: Callable, grad_outputs: tuple) -> tuple | None:
+    return check_returned_grads(hook, grad_outputs, hook(grad_outputs))
+
+
+def _call_node_post_hooks(node: Node, grad_inputs: Sequence[Any], grads: list[Any],
+                          had_hooks: bool) -> list[Any]:
+    """``hook(grad_inputs, grad_outputs)``; a returned tuple replaces ``grad_inputs``.
+
+    A post-hook registered while the node ran (by an unpack hook, say) fires too; PyTorch
+    kept no ``grad_outputs`` for it then, so it gets an empty tuple."""
+    grad_outputs = tuple(_wrap_all(grads)) if had_hooks else ()
+
+    def call(hook: Callable, value: tuple) -> tuple | None:
+        return check_returned_grads(hook, value, hook(value, grad_outputs))
+
+    return _unwrap_all(call_hooks(NODE_HOOK, node, node._hooks.post.items(),
+                                  tuple(_wrap_all(grad_inputs)), call))
+
+
+def check_returned_grads(hook: Callable, grads: tuple, result: object) -> tuple | None:
+    """The tuple a node hook returned, checked: one gradient per entry, each one a valid
+    replacement."""
+    if result is None:
+        return None
+    if not isinstance(result, tuple):
+        raise TypeError(f"expected tuple, but hook returned '{type_name(result)}'")
+    if len(result) != len(grads):
+        name = getattr(hook, "__name__", "<unknown>")
+        raise RuntimeError(f"hook '{name}' has returned an incorrect number of values "
+                           f"(got {len(result)}, but expected {len(grads)})")
+    for original, replacement in zip(grads, result):
+        check_replacement(hook, original, replacement)
+    return result
 
 
 def _wrap(grad: Any) -> Tensor:
@@ -412,8 +502,8 @@ def _accumulate(leaf: Tensor, grad: Any) -> None:
         leaf._grad._data += grad
         leaf._grad._version_counter[0] += 1
     hooks = leaf._post_accumulate_grad_hooks
-    if hooks and call_hooks(hooks.items(), leaf, _call_post_accumulate_grad_hook,
-                            site="post-accumulate-grad hook", owner=leaf) is not leaf:
+    if hooks and call_hooks(POST_ACCUMULATE_GRAD_HOOK, leaf, hooks.items(), leaf,
+                            _call_post_accumulate_grad_hook) is not leaf:
         raise RuntimeError("Tensor post accumulate grad hooks should return None.")
 
 
@@ -430,8 +520,7 @@ def _owned_by_engine(grad: np.ndarray) -> bool:
             and sys.getrefcount(grad) <= 4)
 
 
-def _call_post_accumulate_grad_hook(hook_id: int, hook: Callable, tensor: Tensor
-                                    ) -> Tensor | None:
+def _call_post_accumulate_grad_hook(hook: Callable, tensor: Tensor) -> Tensor | None:
     """``hook(tensor)`` must return None, but PyTorch runs these hooks like tensor hooks:
     a returned tensor (checked like a gradient) is what the next hook receives, and only
     after the last one does the error come. Handing the tensor back is no replacement."""

@@ -83,7 +83,7 @@ class BackwardCFunction(Node, FunctionCtx):
         """
         if self._saved is None:
             raise RuntimeError(_FREED)
-        tensors = []  # a plain loop: before Python 3.12 a comprehension is a function call
+        tensors = []
         for saved in self._saved:
             tensors.append(None if saved is None else saved.tensor(self))
         return tuple(tensors)
@@ -206,8 +206,6 @@ class Function:
 
     @classmethod
     def apply(cls, *args: Any) -> Any:
-        # ``tuple([...])`` rather than ``tuple(... for ...)``: every module call with full
-        # backward hooks comes here twice, and before Python 3.12 generators are slower.
         needs_input_grad = tuple([isinstance(a, Tensor) and a._requires_grad for a in args])
         recording = _State.enabled and any(needs_input_grad)
         # Only a node that is recorded needs edges; the ctx of forward is a node either way.

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from .._tensor import Tensor
-from ..utils.hooks import RemovableHandle, check_callable
+from ..utils.hooks import RemovableHandle, add_hook
 from .grad_mode import _State
 from .saved_tensors import (  # noqa: F401 - PyTorch has the hooks in autograd.graph
     SavedTensor,
@@ -76,12 +76,17 @@ class Node:
         # An input that is not a tensor (a plain number, or None) gets no gradient. Like
         # PyTorch's validate_outputs, the engine checks a gradient's shape and dtype only
         # where it is sent on, so only those inputs' are kept.
-        edges, meta = [], []
-        for t in inputs:
-            edge = gradient_edge(t) if isinstance(t, Tensor) else _NO_EDGE
-            edges.append(edge)
-            meta.append(None if edge[0] is None else (t._data.shape, t._data.dtype))
-        self.next_functions, self._input_meta = tuple(edges), tuple(meta)
+        # One or two inputs are the common cases, each spelled out.
+        if len(inputs) == 1:
+            edge, meta = _edge_and_meta(inputs[0])
+            self.next_functions, self._input_meta = (edge,), (meta,)
+        elif len(inputs) == 2:
+            (edge0, meta0), (edge1, meta1) = _edge_and_meta(inputs[0]), _edge_and_meta(inputs[1])
+            self.next_functions, self._input_meta = (edge0, edge1), (meta0, meta1)
+        else:
+            pairs = [_edge_and_meta(x) for x in inputs]
+            self.next_functions = tuple([edge for edge, _ in pairs])
+            self._input_meta = tuple([meta for _, meta in pairs])
         self._sequence_nr = next(_sequence_nr)
         self._saved = saved
         # Hooks are rare, so they live in a NodeHooks made on the first registration: the
@@ -143,13 +148,9 @@ class Node:
         """
         if self._saved is None:
             raise RuntimeError(_FREED)
-        if _State.enabled:
-            return [saved.tensor(self) if type(saved) is SavedTensor else saved
-                    for saved in self._saved]
-        arrays = []  # a plain loop: before Python 3.12 a comprehension is a function call
-        for saved in self._saved:
-            arrays.append(saved.array(self) if type(saved) is SavedTensor else saved)
-        return arrays
+        unpack = SavedTensor.tensor if _State.enabled else SavedTensor.array
+        return [unpack(saved, self) if type(saved) is SavedTensor else saved
+                for saved in self._saved]
 
     def _save_output(self, tensor: Tensor) -> None:
         """Keep one of this node's outputs for backward. PyTorch saves outputs after the
@@ -175,7 +176,7 @@ class Node:
 
         See <https://docs.pytorch.org/docs/2.13/generated/torch.autograd.graph.Node.register_prehook.html>
         """
-        return _add_hook(self._hook_registry().pre, fn)
+        return add_hook(self._hook_registry().pre, fn)
 
     def register_hook(self, fn: Callable) -> RemovableHandle:
         """``fn(grad_inputs, grad_outputs)`` runs after this node; a returned tuple
@@ -183,7 +184,7 @@ class Node:
 
         See <https://docs.pytorch.org/docs/2.13/generated/torch.autograd.graph.Node.register_hook.html>
         """
-        return _add_hook(self._hook_registry().post, fn)
+        return add_hook(self._hook_registry().post, fn)
 
     def _register_tensor_hooks(self, output_nr: int, hooks: OrderedDict) -> None:
         """Attach a non-leaf tensor's ``_backward_hooks`` to the node that produces it."""
@@ -211,13 +212,6 @@ class NodeHooks:
         self.retains_grad: dict[int, weakref.ref] = {}
         self.pre: OrderedDict[int, Callable] = OrderedDict()
         self.post: OrderedDict[int, Callable] = OrderedDict()
-
-
-def _add_hook(hooks: OrderedDict, fn: Callable) -> RemovableHandle:
-    check_callable(fn)
-    handle = RemovableHandle(hooks)
-    hooks[handle.id] = fn
-    return handle
 
 
 class AccumulateGrad(Node):
@@ -251,20 +245,27 @@ class AccumulateGrad(Node):
 
 
 _NO_EDGE = (None, 0)
+_NO_EDGE_META = (_NO_EDGE, None)
 
 
 def gradient_edge(tensor: Tensor | None) -> tuple[Node | None, int]:
     """Where a gradient for ``tensor`` should be sent: its grad_fn, its leaf accumulator,
     or nowhere (``(None, 0)``) when it does not require grad or is a plain number."""
-    if tensor is None:
-        return _NO_EDGE
+    return _edge_and_meta(tensor)[0]
+
+
+def _edge_and_meta(x: Any) -> tuple[tuple[Node | None, int], tuple | None]:
+    """An input's gradient edge, and the shape and dtype its gradient must have (None
+    where no gradient is sent)."""
+    if not isinstance(x, Tensor):
+        return _NO_EDGE_META
     # Read once: for a view, the ``grad_fn`` property may have to build a new node first.
-    grad_fn = tensor.grad_fn if tensor._base is not None else tensor._grad_fn
+    grad_fn = x.grad_fn if x._base is not None else x._grad_fn
     if grad_fn is not None:
-        return (grad_fn, tensor._output_nr)
-    if tensor._requires_grad:
-        return (grad_accumulator(tensor), 0)
-    return _NO_EDGE
+        return (grad_fn, x._output_nr), (x._data.shape, x._data.dtype)
+    if x._requires_grad:
+        return (grad_accumulator(x), 0), (x._data.shape, x._data.dtype)
+    return _NO_EDGE_META
 
 
 def grad_accumulator(leaf: Tensor) -> AccumulateGrad:

@@ -35,6 +35,11 @@ from .modules import (
     Softmax,
     Softmin,
     Tanh,
+    Transformer,
+    TransformerDecoder,
+    TransformerDecoderLayer,
+    TransformerEncoder,
+    TransformerEncoderLayer,
     Upsample,
 )
 from .parameter import Buffer, Parameter, UninitializedBuffer, UninitializedParameter

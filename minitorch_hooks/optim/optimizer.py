@@ -35,8 +35,18 @@ from typing import Any
 
 from .._tensor import Tensor
 from ..autograd.grad_mode import enable_grad
-from ..nn.modules.module import _register, _typename
-from ..utils.hooks import RemovableHandle, traced
+from ..nn.modules.module import _typename
+from ..utils.hooks import (
+    OPTIMIZER_LOAD_STATE_DICT_POST_HOOK,
+    OPTIMIZER_LOAD_STATE_DICT_PRE_HOOK,
+    OPTIMIZER_STATE_DICT_POST_HOOK,
+    OPTIMIZER_STATE_DICT_PRE_HOOK,
+    STEP_POST_HOOK,
+    STEP_PRE_HOOK,
+    RemovableHandle,
+    add_hook,
+    call_hooks,
+)
 
 # The options minitorch_hooks cannot honour, and why (Optimizer._check_implementation_options).
 _NOT_IMPLEMENTED = {
@@ -57,19 +67,26 @@ def register_optimizer_step_pre_hook(hook: Callable) -> RemovableHandle:
     ``(new_args, new_kwargs)``. For code that watches all training, such as a profiler.
     See <https://docs.pytorch.org/docs/2.13/optim.html>
     """
-    return _register(_global_optimizer_pre_hooks, hook)
+    return add_hook(_global_optimizer_pre_hooks, hook)
 
 
 def register_optimizer_step_post_hook(hook: Callable) -> RemovableHandle:
     """``hook(optimizer, args, kwargs)`` after every optimiser's ``step``; its result is
     ignored. See <https://docs.pytorch.org/docs/2.13/optim.html>"""
-    return _register(_global_optimizer_post_hooks, hook)
+    return add_hook(_global_optimizer_post_hooks, hook)
 
 
 # An optimiser's own hooks, each kind in a dictionary by handle id.
 _HOOK_DICTS = ("_optimizer_step_pre_hooks", "_optimizer_step_post_hooks",
                "_optimizer_state_dict_pre_hooks", "_optimizer_state_dict_post_hooks",
                "_optimizer_load_state_dict_pre_hooks", "_optimizer_load_state_dict_post_hooks")
+
+
+def _call_step_post_hook(optimizer: Optimizer) -> Callable:
+    def call(hook: Callable, args_kwargs: tuple) -> None:
+        hook(optimizer, *args_kwargs)  # the result is ignored, as in PyTorch
+
+    return call
 
 
 def _with_step_hooks(step: Callable) -> Callable:
@@ -79,22 +96,21 @@ def _with_step_hooks(step: Callable) -> Callable:
     @functools.wraps(step)
     def hooked_step(*args: Any, **kwargs: Any) -> Any:
         optimizer = args[0]
-        for hook_id, hook in tuple(itertools.chain(
-                _global_optimizer_pre_hooks.items(),
-                optimizer._optimizer_step_pre_hooks.items())):
-            result = traced(hook, "step pre-hook", optimizer, hook_id)(
-                optimizer, args, kwargs)
-            if result is None:
-                continue
-            if not (isinstance(result, tuple) and len(result) == 2):
+
+        def call_pre_hook(hook: Callable, args_kwargs: tuple) -> tuple | None:
+            result = hook(optimizer, *args_kwargs)
+            if result is not None and not (isinstance(result, tuple) and len(result) == 2):
                 raise RuntimeError(f"{step} must return None or a tuple of (new_args, "
                                    f"new_kwargs), but got {result}.")
-            args, kwargs = result
+            return result
+
+        args, kwargs = call_hooks(STEP_PRE_HOOK, optimizer, itertools.chain(
+            _global_optimizer_pre_hooks.items(), optimizer._optimizer_step_pre_hooks.items()),
+            (args, kwargs), call_pre_hook)
         out = step(*args, **kwargs)
-        for hook_id, hook in tuple(itertools.chain(
-                optimizer._optimizer_step_post_hooks.items(),
-                _global_optimizer_post_hooks.items())):
-            traced(hook, "step post-hook", optimizer, hook_id)(optimizer, args, kwargs)
+        call_hooks(STEP_POST_HOOK, optimizer, itertools.chain(
+            optimizer._optimizer_step_post_hooks.items(), _global_optimizer_post_hooks.items()),
+            (args, kwargs), _call_step_post_hook(optimizer))
         return out
 
     hooked_step.hooked = True  # type: ignore[attr-defined]
@@ -205,35 +221,35 @@ class Optimizer:
         ``(new_args, new_kwargs)`` replaces what ``step`` gets.
         See <https://docs.pytorch.org/docs/2.13/generated/torch.optim.Optimizer.register_step_pre_hook.html>
         """
-        return _register(self._optimizer_step_pre_hooks, hook)
+        return add_hook(self._optimizer_step_pre_hooks, hook)
 
     def register_step_post_hook(self, hook: Callable) -> RemovableHandle:
         """``hook(optimizer, args, kwargs)`` after each ``step``: the parameters are updated,
         so this is where to measure what the step did.
         See <https://docs.pytorch.org/docs/2.13/generated/torch.optim.Optimizer.register_step_post_hook.html>
         """
-        return _register(self._optimizer_step_post_hooks, hook)
+        return add_hook(self._optimizer_step_post_hooks, hook)
 
     def register_state_dict_pre_hook(self, hook: Callable, prepend: bool = False
                                      ) -> RemovableHandle:
         """``hook(optimizer)`` before ``state_dict`` packs the state."""
-        return _register(self._optimizer_state_dict_pre_hooks, hook, prepend=prepend)
+        return add_hook(self._optimizer_state_dict_pre_hooks, hook, prepend=prepend)
 
     def register_state_dict_post_hook(self, hook: Callable, prepend: bool = False
                                       ) -> RemovableHandle:
         """``hook(optimizer, state_dict)`` after ``state_dict``; a returned dict replaces it."""
-        return _register(self._optimizer_state_dict_post_hooks, hook, prepend=prepend)
+        return add_hook(self._optimizer_state_dict_post_hooks, hook, prepend=prepend)
 
     def register_load_state_dict_pre_hook(self, hook: Callable, prepend: bool = False
                                           ) -> RemovableHandle:
         """``hook(optimizer, state_dict)`` with a shallow copy of what ``load_state_dict``
         got, before it is checked; a returned dict is loaded instead."""
-        return _register(self._optimizer_load_state_dict_pre_hooks, hook, prepend=prepend)
+        return add_hook(self._optimizer_load_state_dict_pre_hooks, hook, prepend=prepend)
 
     def register_load_state_dict_post_hook(self, hook: Callable, prepend: bool = False
                                            ) -> RemovableHandle:
         """``hook(optimizer)`` once ``load_state_dict`` has loaded everything."""
-        return _register(self._optimizer_load_state_dict_post_hooks, hook, prepend=prepend)
+        return add_hook(self._optimizer_load_state_dict_post_hooks, hook, prepend=prepend)
 
     # -- state dict --------------------------------------------------------------------------
     def state_dict(self) -> dict[str, Any]:
@@ -243,8 +259,8 @@ class Optimizer:
         The state's tensors are the optimiser's own, not copies (``torch.save`` copies).
         See <https://docs.pytorch.org/docs/2.13/generated/torch.optim.Optimizer.state_dict.html>
         """
-        for hook_id, hook in tuple(self._optimizer_state_dict_pre_hooks.items()):
-            traced(hook, "optimizer state_dict pre-hook", self, hook_id)(self)
+        call_hooks(OPTIMIZER_STATE_DICT_PRE_HOOK, self,
+                   self._optimizer_state_dict_pre_hooks.items(), None, self._call_ignoring)
         index: dict[int, int] = {}
         param_groups = []
         for group in self.param_groups:
@@ -256,12 +272,9 @@ class Optimizer:
         state = {index[id(key)] if isinstance(key, Tensor) else key: value
                  for key, value in self.state.items()}
         state_dict = {"state": state, "param_groups": param_groups}
-        for hook_id, hook in tuple(self._optimizer_state_dict_post_hooks.items()):
-            result = traced(hook, "optimizer state_dict post-hook", self, hook_id)(
-                self, state_dict)
-            if result is not None:
-                state_dict = result
-        return state_dict
+        return call_hooks(OPTIMIZER_STATE_DICT_POST_HOOK, self,
+                          self._optimizer_state_dict_post_hooks.items(), state_dict,
+                          lambda hook, state_dict: hook(self, state_dict))
 
     def load_state_dict(self, state_dict: dict[str, Any]) -> None:
         """Take the state and the group options from a ``state_dict``: saved index ``i``
@@ -271,11 +284,9 @@ class Optimizer:
         See <https://docs.pytorch.org/docs/2.13/generated/torch.optim.Optimizer.load_state_dict.html>
         """
         state_dict = state_dict.copy()  # shallow, as Module.load_state_dict: hooks may edit it
-        for hook_id, hook in tuple(self._optimizer_load_state_dict_pre_hooks.items()):
-            result = traced(hook, "optimizer load_state_dict pre-hook", self, hook_id)(
-                self, state_dict)
-            if result is not None:
-                state_dict = result
+        state_dict = call_hooks(OPTIMIZER_LOAD_STATE_DICT_PRE_HOOK, self,
+                                self._optimizer_load_state_dict_pre_hooks.items(), state_dict,
+                                lambda hook, state_dict: hook(self, state_dict))
         saved_groups = copy.deepcopy(state_dict["param_groups"])
         if len(self.param_groups) != len(saved_groups):
             raise ValueError("loaded state dict has a different number of parameter groups")
@@ -298,8 +309,12 @@ class Optimizer:
             if "param_names" in group and "param_names" not in saved:
                 saved["param_names"] = group["param_names"]
         self.__setstate__({"state": state, "param_groups": saved_groups})
-        for hook_id, hook in tuple(self._optimizer_load_state_dict_post_hooks.items()):
-            traced(hook, "optimizer load_state_dict post-hook", self, hook_id)(self)
+        call_hooks(OPTIMIZER_LOAD_STATE_DICT_POST_HOOK, self,
+                   self._optimizer_load_state_dict_post_hooks.items(), None, self._call_ignoring)
+
+    def _call_ignoring(self, hook: Callable, _: None) -> None:
+        """``hook(optimizer)``, whose result PyTorch ignores."""
+        hook(self)
 
     # -- stepping ----------------------------------------------------------------------------
     def zero_grad(self, set_to_none: bool = True) -> None:

@@ -22,7 +22,6 @@ from types import ModuleType
 from typing import Any
 
 from ..nn.modules import module as our_registry
-from ..utils.hooks import library_hook
 from . import dispatch, registration
 from .events import HookEvent, events_to_json
 from .kinds import describe, hook_name, is_module, kind_info
@@ -60,7 +59,7 @@ class Trace:
     def _start(self) -> None:
         # The trace's own registration hooks, registered before any patching so that they
         # are never reported: they only tell the names which modules exist.
-        @library_hook
+        @dispatch.library_hook
         def seen(module: Any, name: str, value: Any) -> None:
             self._names.registered(module)
 

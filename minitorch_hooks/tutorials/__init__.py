@@ -42,6 +42,8 @@ EXERCISE_FOLDERS = (
     "ex13_optimizer_step_hooks",
     "ex14_global_hooks",
     "ex15_optimizer_in_backward",
+    "ex16_grad_cam",
+    "ex17_attention_maps",
 )
 
 _HERE = Path(__file__).parent

@@ -1,16 +1,18 @@
-"""The hook machinery shared by tensors, graph nodes and modules.
+"""The hook machinery shared by tensors, graph nodes, modules and optimisers.
 
 Every hook in PyTorch is one pattern (the ``Package`` of exercise 1): a component runs its own
 steps and, at a fixed point, calls whatever the user registered there, in registration
-order; a hook that returns something other than ``None`` replaces the value.
-:func:`call_hooks` is that pattern, written once. :class:`RemovableHandle` is what every
-``register_*`` method returns so the hook can be taken out again.
+order; a hook that returns something other than ``None`` replaces the value. This file
+writes that pattern once:
 
-Because every hook passes through here, this is also where ``minitorch_hooks.hook_trace`` watches
-them: each call site names its hook point (``site="forward hook"``) and the object that owns
-the hooks, and while a trace is active each hook is called through a stand-in that records
-the call. With no trace active that costs one ``is None`` test per hook, and nothing at all
-where no hook is registered.
+* :data:`HOOK_POINTS`, the table of fixed points: each kind of hook, what it receives and
+  what its return value may replace;
+* :func:`add_hook`, the one way a hook is registered, returning a :class:`RemovableHandle`
+  so that it can be taken out again;
+* :func:`call_hooks`, the one way hooks are called.
+
+Because every hook passes through :func:`call_hooks`, ``minitorch_hooks.hook_trace`` can watch
+them there (:func:`watch_hooks`).
 See <https://docs.pytorch.org/docs/2.13/notes/autograd.html#backward-hooks-execution>
 """
 
@@ -19,56 +21,168 @@ from __future__ import annotations
 import warnings
 import weakref
 from collections import OrderedDict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import minitorch_hooks
 
 T = TypeVar("T")
 
-# The trace that records hook calls (``minitorch_hooks.hook_trace``), or None when none is active.
+
+# -- the table of hook points ---------------------------------------------------------------
+
+@dataclass(frozen=True)
+class HookPoint:
+    """A fixed point where hooks are called: its name, its phase, what owns its hooks,
+    the names of what a hook receives, and what a hook's return value may replace.
+
+    ``signatures`` lists the parameter names after the module (for module hooks), one
+    tuple per way PyTorch calls this kind: a forward hook registered ``with_kwargs=True``
+    also receives ``kwargs``.
+    """
+
+    name: str
+    phase: str  # "forward", "backward", "state_dict", "registration" or "step"
+    owner: str  # "module", "tensor", "node", "optimizer" or "context" (a ``with`` block)
+    signatures: tuple[tuple[str, ...], ...]
+    returns: str  # what a returned value does
+
+    def parameter_names(self, count: int) -> tuple[str, ...]:
+        for names in self.signatures:
+            if len(names) == count:
+                return names
+        return tuple(f"arg{i}" for i in range(count))
+
+
+_GRADS = (("grad_input", "grad_output"),)
+_ONLY_NONE = "must return None"
+_LOAD_PRE = ("state_dict", "prefix", "local_metadata", "strict", "missing_keys",
+             "unexpected_keys", "error_msgs")
+
+TENSOR_HOOK = HookPoint("tensor hook", "backward", "tensor", (("grad",),),
+                        "replaces the gradient (same dtype and size)")
+POST_ACCUMULATE_GRAD_HOOK = HookPoint("post-accumulate-grad hook", "backward", "tensor",
+                                      (("tensor",),), _ONLY_NONE)
+NODE_PRE_HOOK = HookPoint("node pre-hook", "backward", "node", (("grad_outputs",),),
+                          "replaces grad_outputs (a tuple of the same length)")
+NODE_HOOK = HookPoint("node hook", "backward", "node", (("grad_inputs", "grad_outputs"),),
+                      "replaces grad_inputs (a tuple of the same length)")
+PACK_HOOK = HookPoint("pack hook", "forward", "context", (("tensor",),),
+                      "is what is saved instead of the tensor")
+UNPACK_HOOK = HookPoint("unpack hook", "backward", "context", (("packed",),),
+                        "is the tensor backward uses")
+FORWARD_PRE_HOOK = HookPoint("forward pre-hook", "forward", "module",
+                             (("args",), ("args", "kwargs")),
+                             "replaces args (or with_kwargs, (args, kwargs))")
+FORWARD_HOOK = HookPoint("forward hook", "forward", "module",
+                         (("args", "output"), ("args", "kwargs", "output")),
+                         "replaces the output")
+BACKWARD_PRE_HOOK = HookPoint("backward pre-hook", "backward", "module", (("grad_output",),),
+                              "replaces grad_output")
+BACKWARD_HOOK = HookPoint("backward hook", "backward", "module", _GRADS,
+                          "replaces grad_input")
+LEGACY_BACKWARD_HOOK = HookPoint("backward hook (legacy)", "backward", "module", _GRADS,
+                                 "replaces the grad_input of the module's last operation")
+STATE_DICT_PRE_HOOK = HookPoint("state_dict pre-hook", "state_dict", "module",
+                                (("prefix", "keep_vars"),), "is ignored")
+STATE_DICT_POST_HOOK = HookPoint("state_dict post-hook", "state_dict", "module",
+                                 (("state_dict", "prefix", "local_metadata"),),
+                                 "must be None (the private form may replace the dict)")
+LOAD_STATE_DICT_PRE_HOOK = HookPoint("load_state_dict pre-hook", "state_dict", "module",
+                                     (_LOAD_PRE,), "is ignored")
+LOAD_STATE_DICT_POST_HOOK = HookPoint("load_state_dict post-hook", "state_dict", "module",
+                                      (("incompatible_keys",),), _ONLY_NONE)
+MODULE_REGISTRATION_HOOK = HookPoint("module registration hook", "registration", "module",
+                                     (("name", "module"),), "is registered instead")
+PARAMETER_REGISTRATION_HOOK = HookPoint("parameter registration hook", "registration",
+                                        "module", (("name", "param"),),
+                                        "is registered instead")
+BUFFER_REGISTRATION_HOOK = HookPoint("buffer registration hook", "registration", "module",
+                                     (("name", "buffer"),), "is registered instead")
+# An optimiser's hooks; ``args`` of a step hook starts with the optimiser itself.
+STEP_PRE_HOOK = HookPoint("step pre-hook", "step", "optimizer", (("args", "kwargs"),),
+                          "replaces (args, kwargs)")
+STEP_POST_HOOK = HookPoint("step post-hook", "step", "optimizer", (("args", "kwargs"),),
+                           "is ignored")
+OPTIMIZER_STATE_DICT_PRE_HOOK = HookPoint("optimizer state_dict pre-hook", "state_dict",
+                                          "optimizer", ((),), "is ignored")
+OPTIMIZER_STATE_DICT_POST_HOOK = HookPoint("optimizer state_dict post-hook", "state_dict",
+                                           "optimizer", (("state_dict",),),
+                                           "replaces the state dict")
+OPTIMIZER_LOAD_STATE_DICT_PRE_HOOK = HookPoint("optimizer load_state_dict pre-hook",
+                                               "state_dict", "optimizer", (("state_dict",),),
+                                               "is loaded instead")
+OPTIMIZER_LOAD_STATE_DICT_POST_HOOK = HookPoint("optimizer load_state_dict post-hook",
+                                                "state_dict", "optimizer", ((),), "is ignored")
+
+HOOK_POINTS: dict[str, HookPoint] = {point.name: point for point in (
+    TENSOR_HOOK, POST_ACCUMULATE_GRAD_HOOK, NODE_PRE_HOOK, NODE_HOOK, PACK_HOOK, UNPACK_HOOK,
+    FORWARD_PRE_HOOK, FORWARD_HOOK, BACKWARD_PRE_HOOK, BACKWARD_HOOK, LEGACY_BACKWARD_HOOK,
+    STATE_DICT_PRE_HOOK, STATE_DICT_POST_HOOK, LOAD_STATE_DICT_PRE_HOOK,
+    LOAD_STATE_DICT_POST_HOOK, MODULE_REGISTRATION_HOOK, PARAMETER_REGISTRATION_HOOK,
+    BUFFER_REGISTRATION_HOOK, STEP_PRE_HOOK, STEP_POST_HOOK, OPTIMIZER_STATE_DICT_PRE_HOOK,
+    OPTIMIZER_STATE_DICT_POST_HOOK, OPTIMIZER_LOAD_STATE_DICT_PRE_HOOK,
+    OPTIMIZER_LOAD_STATE_DICT_POST_HOOK)}
+
+
+# -- registering and calling ----------------------------------------------------------------
+
+def add_hook(hooks: OrderedDict, hook: Callable, *, prepend: bool = False,
+             flag_dicts: Sequence[OrderedDict] = (), flags: Sequence[bool] = ()
+             ) -> RemovableHandle:
+    """Register ``hook`` in ``hooks`` under a new handle id (at the front with ``prepend``).
+
+    Flags kept beside a hook (``with_kwargs``, ``always_call``) live, as in PyTorch, in
+    side dictionaries keyed by the same id: ``flags[i]`` set marks the hook in
+    ``flag_dicts[i]``, and removing the hook removes the marks too.
+    """
+    check_callable(hook)
+    handle = RemovableHandle(hooks, extra_dict=list(flag_dicts))
+    hooks[handle.id] = hook
+    for flag_dict, enabled in zip(flag_dicts, flags):
+        if enabled:
+            flag_dict[handle.id] = True
+    if prepend:
+        hooks.move_to_end(handle.id, last=False)
+    return handle
+
+
+# Who watches the hooks as they are called (``minitorch_hooks.hook_trace``), or None.
 _active_tracer: Any = None
 
 
-def call_hooks(
-    hooks: Iterable[tuple[int, Callable[..., Any]]],
-    value: T,
-    call: Callable[[int, Callable[..., Any], T], Any],
-    *,
-    site: str | None = None,
-    owner: Any = None,
-) -> T:
-    """Call each registered hook in order; a non-``None`` result replaces the value.
+def call_hooks(point: HookPoint, owner: Any, hooks: Iterable[tuple[Any, Callable[..., Any]]],
+               value: T, call: Callable[[Callable[..., Any], T], Any]) -> T:
+    """Call each hook at ``point`` in order; a non-``None`` result replaces the value.
 
-    ``hooks`` holds ``(handle id, hook)`` pairs. ``call(hook_id, hook, value)`` invokes
-    one hook with the arguments its kind expects and checks what it returned. The pairs
-    are copied first, as PyTorch does, so a hook that registers or removes hooks does not
-    disturb the call in progress. ``site`` (the kind of hook point) and ``owner`` (the
-    module, tensor or node whose hooks these are) are only for a trace to report.
+    ``hooks`` holds ``(handle id, hook)`` pairs, and ``owner`` is the module, tensor or
+    node they belong to. ``call(hook, value)`` invokes one hook with the arguments its kind
+    expects and checks what it returned. The pairs are copied first, as PyTorch does, so a
+    hook that registers or removes hooks does not disturb the call in progress.
     """
+    __tracebackhide__ = True  # noqa: F841 - pytest leaves this frame out of a hook's error
     for hook_id, hook in tuple(hooks):
-        if _active_tracer is not None and site is not None:
-            hook = _active_tracer.watch(site, owner, hook_id, hook)
-        result = call(hook_id, hook, value)
+        if _active_tracer is not None:
+            hook = _active_tracer.watch(point, owner, hook_id, hook)
+        result = call(hook, value)
         if result is not None:
             value = result
     return value
 
 
-def traced(hook: Callable[..., Any], site: str, owner: Any, hook_id: int | None = None
-           ) -> Callable[..., Any]:
-    """``hook`` itself, or while a trace is active a stand-in that records its call: for
-    the few hook loops that do not go through :func:`call_hooks`."""
-    if _active_tracer is None:
-        return hook
-    return _active_tracer.watch(site, owner, hook_id, hook)
+def call_hook(point: HookPoint, owner: Any, hook: Callable[..., Any], *args: Any) -> Any:
+    """One hook that is not kept in a dictionary (a pack or unpack hook): its result,
+    whatever it is, through :func:`call_hooks`."""
+    __tracebackhide__ = True  # noqa: F841
+    return call_hooks(point, owner, ((None, hook),), None, lambda h, _: h(*args))
 
 
-def library_hook(hook: Callable[..., Any]) -> Callable[..., Any]:
-    """Mark a hook that minitorch_hooks registers for its own use, such as the node hooks
-    of :class:`BackwardHook`: a trace shows what the user registered, not our plumbing."""
-    hook.__minitorch_library_hook__ = True  # type: ignore[attr-defined]
-    return hook
+def watch_hooks(watcher: Any) -> None:
+    """Hand every hook about to be called to ``watcher.watch(point, owner, hook_id, hook)``,
+    which returns what to call instead; None stops watching."""
+    global _active_tracer
+    _active_tracer = watcher
 
 
 def check_callable(hook: object) -> None:
@@ -201,11 +315,10 @@ class BackwardHook:
                           ) -> tuple[tuple, list[int] | None]:
         """Route the tensors in ``args`` through the identity Function and hand its node
         to ``on_node``; nothing happens when no tensor needs a gradient."""
-        # One plain loop, as in PyTorch: this runs twice at every call of a hooked module.
         indices, tensors, requires_grad = [], [], False
         for index, arg in enumerate(args):
             # Through the package, as PyTorch does with ``torch.``: this module is imported
-            # before Tensor exists, and an import statement here would run at every call.
+            # before Tensor exists.
             if isinstance(arg, minitorch_hooks.Tensor):
                 indices.append(index)
                 tensors.append(arg)
@@ -222,13 +335,13 @@ class BackwardHook:
 
     def setup_input_hook(self, args: tuple) -> tuple:
         """Wrap the inputs; the node there runs the user's backward hooks."""
-        @library_hook
         def hook(grad_input: tuple, _grad_output: tuple) -> tuple | None:
             if self.grad_outputs is None:
-                return None  # the gradient did not come through the module's outputs
+                # The gradient reached the inputs without passing through the module's
+                return None  # outputs, e.g. when you're doing double backward.
             packed = self._pack_with_none(self.input_tensors_index, grad_input, self.n_inputs)
-            packed = call_hooks(self.user_hooks, packed, self._call_backward_hook,
-                                site="backward hook", owner=self.module)
+            packed = call_hooks(BACKWARD_HOOK, self.module, self.user_hooks, packed,
+                                self._call_backward_hook)
             self.grad_outputs = None
             return self._unpack_none(self.input_tensors_index, packed)
 
@@ -237,23 +350,18 @@ class BackwardHook:
         self.n_inputs = len(args)
         return args
 
-    def _call_backward_hook(self, hook_id: int, hook: Callable, grad_input: tuple) -> Any:
+    def _call_backward_hook(self, hook: Callable, grad_input: tuple) -> Any:
         result = hook(self.module, grad_input, self.grad_outputs)
-        if result is not None and len(result) != len(grad_input):
-            raise RuntimeError("Backward hook returned an invalid number of grad_input, "
-                               f"got {len(result)}, but expected {len(grad_input)}")
-        return result
+        return _same_length(result, grad_input, "Backward hook", "grad_input")
 
     def setup_output_hook(self, result: Any) -> Any:
         """Wrap the outputs; the node there records ``grad_output`` and runs the
         backward pre-hooks (and the backward hooks, when no input needs a gradient)."""
-        @library_hook
         def hook(_grad_input: tuple, grad_output: tuple) -> tuple | None:
             self.grad_outputs = self._pack_with_none(self.output_tensors_index, grad_output,
                                                      self.n_outputs)
-            self.grad_outputs = call_hooks(self.user_pre_hooks, self.grad_outputs,
-                                           self._call_backward_pre_hook,
-                                           site="backward pre-hook", owner=self.module)
+            self.grad_outputs = call_hooks(BACKWARD_PRE_HOOK, self.module, self.user_pre_hooks,
+                                           self.grad_outputs, self._call_backward_pre_hook)
             grad_outputs = self.grad_outputs
             if self.input_tensors_index is None:
                 self._run_hooks_without_input_grads()
@@ -266,12 +374,9 @@ class BackwardHook:
         self.n_outputs = len(outputs)
         return outputs if is_tuple else outputs[0]
 
-    def _call_backward_pre_hook(self, hook_id: int, hook: Callable, grad_output: tuple) -> Any:
+    def _call_backward_pre_hook(self, hook: Callable, grad_output: tuple) -> Any:
         result = hook(self.module, grad_output)
-        if result is not None and len(result) != len(grad_output):
-            raise RuntimeError("Backward pre hook returned an invalid number of grad_output, "
-                               f"got {len(result)}, but expected {len(grad_output)}")
-        return result
+        return _same_length(result, grad_output, "Backward pre hook", "grad_output")
 
     def _run_hooks_without_input_grads(self) -> None:
         warnings.warn(
@@ -279,13 +384,23 @@ class BackwardHook:
             "outputs since no inputs require gradients. See "
             "https://docs.pytorch.org/docs/main/generated/torch.nn.Module.html#torch.nn."
             "Module.register_full_backward_hook for more details.", UserWarning, stacklevel=2)
-        grad_inputs = (None,) * self.n_inputs
-        for hook_id, hook in tuple(self.user_hooks):
-            hook = traced(hook, "backward hook", self.module, hook_id)
-            result = hook(self.module, grad_inputs, self.grad_outputs)
-            if result is not None and not (isinstance(result, tuple)
-                                           and all(r is None for r in result)):
-                raise RuntimeError("Backward hook for Modules where no input requires "
-                                   "gradient should always return None or None for all "
-                                   "gradients.")
+        call_hooks(BACKWARD_HOOK, self.module, self.user_hooks, (None,) * self.n_inputs,
+                   self._call_backward_hook_without_input_grads)
         self.grad_outputs = None
+
+    def _call_backward_hook_without_input_grads(self, hook: Callable, grad_input: tuple
+                                                ) -> None:
+        result = hook(self.module, grad_input, self.grad_outputs)
+        if result is not None and not (isinstance(result, tuple)
+                                       and all(r is None for r in result)):
+            raise RuntimeError("Backward hook for Modules where no input requires "
+                               "gradient should always return None or None for all "
+                               "gradients.")
+
+
+def _same_length(result: Any, grads: tuple, who: str, what: str) -> Any:
+    """A module backward hook's result: None, or one entry per gradient it was given."""
+    if result is not None and len(result) != len(grads):
+        raise RuntimeError(f"{who} returned an invalid number of {what}, "
+                           f"got {len(result)}, but expected {len(grads)}")
+    return result

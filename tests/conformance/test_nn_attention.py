@@ -168,21 +168,29 @@ MHA_CASES = {
     "batch_first": ({"batch_first": True}, {}),
     "no_bias": ({"bias": False}, {}),
     "unbatched": ({}, {"unbatched": True}),
+    "is_causal_hint_without_weights_overrides_the_mask": (
+        {}, {"attn_mask": values((3, 5), seed=8), "is_causal": True, "need_weights": False}),
+    "is_causal_hint_with_padding_keeps_the_mask": (
+        {}, {"attn_mask": values((3, 5), seed=8), "is_causal": True, "need_weights": False,
+             "key_padding_mask": values((2, 5), seed=10)}),
 }
 
 
 @pytest.mark.parametrize("init_kwargs, kwargs", MHA_CASES.values(), ids=MHA_CASES.keys())
 def test_multihead_attention_values_and_gradients(init_kwargs, kwargs):
-    def scenario(torch):
-        args = dict(kwargs)
-        batched = not args.pop("unbatched", False)
-        layer = mha(torch, **init_kwargs)
-        q, k, v = sequences(torch, init_kwargs.get("batch_first", False), batched)
-        args = {name: torch.tensor(val) if isinstance(val, np.ndarray) else val
-                for name, val in args.items()}
-        return mha_and_grads(torch, layer, q, k, v, **args)
+    assert_same_outcome(lambda torch: run_case(torch, mha(torch, **init_kwargs), init_kwargs,
+                                               kwargs), rtol=1e-4, atol=1e-5)
 
-    assert_same_outcome(scenario, rtol=1e-4, atol=1e-5)
+
+def run_case(torch, layer, init_kwargs, kwargs):
+    """``layer`` on :func:`sequences` with ``kwargs`` (NumPy masks become tensors; the key
+    ``unbatched`` drops the batch dimension), then backward."""
+    args = dict(kwargs)
+    batched = not args.pop("unbatched", False)
+    q, k, v = sequences(torch, init_kwargs.get("batch_first", False), batched)
+    args = {name: torch.tensor(val) if isinstance(val, np.ndarray) else val
+            for name, val in args.items()}
+    return mha_and_grads(torch, layer, q, k, v, **args)
 
 
 def test_multihead_self_attention_in_training_with_dropout_and_in_eval():
@@ -254,6 +262,10 @@ MHA_BAD = {
     "embed_dim": lambda torch: mha(torch)(*[torch.ones(3, 2, 6)] * 3),
     "other_widths_lengths": lambda torch: mha(torch, kdim=6, vdim=5)(
         torch.ones(3, 2, 8), torch.ones(4, 2, 6), torch.ones(3, 2, 5)),
+    "padding_mask_keys": lambda torch: mha(torch)(
+        *[torch.ones(3, 2, 8)] * 3, key_padding_mask=torch.ones(2, 4, dtype=torch.bool)),
+    "padding_mask_batch": lambda torch: mha(torch, add_zero_attn=True)(
+        *[torch.ones(3, 2, 8)] * 3, key_padding_mask=torch.ones(3, 4, dtype=torch.bool)),
     "key_value_shapes": lambda torch: mha(torch)(torch.ones(3, 2, 8), torch.ones(4, 2, 8),
                                                  torch.ones(3, 2, 8)),
 }
@@ -274,5 +286,87 @@ def test_full_backward_hook_on_multihead_attention(need_weights):
         out, _ = layer(q, k, v, need_weights=need_weights)
         (out * upstream(torch, out)).sum().backward()
         return seen, q.grad
+
+    assert_same_outcome(scenario, rtol=1e-4, atol=1e-5)
+
+
+def test_hooks_on_out_proj_do_not_fire_inside_multihead_attention():
+    """PyTorch passes ``out_proj``'s weight and bias to the functional form; it never calls
+    the submodule, so hooks registered on it stay silent."""
+    def scenario(torch):
+        layer, seen = mha(torch), []
+        for name, module in layer.named_modules():
+            module.register_forward_pre_hook(lambda m, args, name=name: seen.append(name))
+        x, _, _ = sequences(torch)
+        layer(x, x, x)
+        return seen
+
+    assert_same_outcome(scenario)
+
+
+EXTRA_KEYS = {
+    "bias_kv": ({"add_bias_kv": True}, {}),
+    "zero_attn": ({"add_zero_attn": True}, {}),
+    "both": ({"add_bias_kv": True, "add_zero_attn": True}, {}),
+    "both_with_masks": ({"add_bias_kv": True, "add_zero_attn": True},
+                        {"key_padding_mask": KPM, "attn_mask": CAUSAL}),
+    "both_every_key_padded": ({"add_bias_kv": True, "add_zero_attn": True},
+                              {"key_padding_mask": np.ones((2, 5), bool)}),
+    "bias_kv_3d_mask_no_weights": ({"add_bias_kv": True},
+                                   {"attn_mask": values((4, 3, 5), seed=9),
+                                    "need_weights": False}),
+    "zero_attn_unbatched": ({"add_zero_attn": True}, {"unbatched": True}),
+    "bias_kv_batch_first": ({"add_bias_kv": True, "batch_first": True},
+                            {"average_attn_weights": False}),
+}
+
+
+@pytest.mark.parametrize("init_kwargs, kwargs", EXTRA_KEYS.values(), ids=EXTRA_KEYS.keys())
+def test_multihead_attention_extra_keys(init_kwargs, kwargs):
+    """``add_bias_kv`` appends a learned key and value (drawn with ``xavier_normal_`` after
+    the projections), ``add_zero_attn`` a zero one; masks get a visible column for each."""
+    def scenario(torch):
+        layer = mha(torch, **init_kwargs)
+        return repr(layer), layer.state_dict(), run_case(torch, layer, init_kwargs, kwargs)
+
+    assert_same_outcome(scenario, rtol=1e-4, atol=1e-5)
+
+
+INFERENCE = {
+    "fused": ({}, "no_grad"),
+    "fused_float_mask_is_refused": ({"float_mask": True}, "no_grad"),
+    "fused_causal_hint_needs_no_mask": ({"is_causal": True}, "no_grad"),
+    "training": ({}, "train"),
+    "with_grad": ({}, "grad"),
+    "fast_path_disabled": ({}, "disabled"),
+    "not_self_attention": ({"cross": True}, "no_grad"),
+    "odd_heads": ({"heads": 1}, "no_grad"),
+}
+
+
+@pytest.mark.parametrize("need_weights", [True, False], ids=["weights", "no_weights"])
+@pytest.mark.parametrize("options, mode", INFERENCE.values(), ids=INFERENCE.keys())
+def test_multihead_attention_inference_kernel(options, mode, need_weights):
+    """In ``eval()`` mode, without gradients, batch-first self-attention with boolean masks
+    runs PyTorch's fused kernel: a query with every key hidden gets NaN even without
+    weights, and the ``is_causal`` hint is ignored rather than refused."""
+    def scenario(torch):
+        torch.manual_seed(0)
+        layer = torch.nn.MultiheadAttention(8, options.get("heads", 2), batch_first=True)
+        if mode != "train":
+            layer.eval()
+        x = leaf(torch, values((2, 5, 8), seed=5), requires_grad=mode == "grad")
+        other = x + 0 if options.get("cross") else x
+        padding = torch.tensor([[0, 0, 1, 0, 1], [1, 1, 1, 1, 1]], dtype=torch.bool)
+        if options.get("float_mask"):
+            padding = torch.zeros(2, 5).masked_fill(padding, float("-inf"))
+        kwargs = {"is_causal": True} if options.get("is_causal") else {
+            "key_padding_mask": padding}
+        torch.backends.mha.set_fastpath_enabled(mode != "disabled")
+        try:
+            with torch.no_grad() if mode == "no_grad" else torch.enable_grad():
+                return layer(x, other, other, need_weights=need_weights, **kwargs)
+        finally:
+            torch.backends.mha.set_fastpath_enabled(True)
 
     assert_same_outcome(scenario, rtol=1e-4, atol=1e-5)

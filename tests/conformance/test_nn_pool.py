@@ -51,6 +51,20 @@ def test_max_pool2d_ties_go_to_the_first_maximum():
     assert_same_outcome(scenario)
 
 
+def test_max_pool2d_nan_wins_and_the_last_nan_is_kept():
+    """PyTorch's kernel takes a tap that is greater than the best so far or NaN: a NaN is
+    the maximum, and of two NaNs in a window the later one gives the index."""
+    def scenario(torch):
+        nan = float("nan")
+        x = torch.tensor([[[[1.0, nan, 2.0], [nan, 5.0, 0.0], [3.0, nan, 4.0]]]],
+                         requires_grad=True)
+        out, indices = torch.nn.functional.max_pool2d_with_indices(x, 2, 1, padding=1)
+        out.sum().backward()
+        return out, indices, x.grad
+
+    assert_same_outcome(scenario)
+
+
 AVG = {
     "2x2": ((2, 3, 8, 8), {"kernel_size": 2}),
     "padding counted": ((1, 2, 7, 6), {"kernel_size": 3, "stride": 2, "padding": 1}),

@@ -197,3 +197,62 @@ def test_search_finds_the_pages_that_call_a_method(browser, base_url: str) -> No
     # code-only uses, missed when model.register_forward_pre_hook( was one token
     for title in ("Log shapes", "Prune with a forward pre-hook", "Modify inputs and outputs"):
         assert title in found, found[:500]
+
+
+# Each language: its home page and an explanation page render offline in that language,
+# and a query in that language finds that language's pages.
+LANGUAGE_PAGES = [f"{locale}/{page}" for locale in ("ru", "zh", "ko")
+                  for page in ("", "explanation/common-mistakes/")]
+QUERIES = {"ru": "хук", "zh": "钩子", "ko": "훅"}
+
+
+@pytest.mark.parametrize("page_path", LANGUAGE_PAGES)
+def test_each_language_renders_offline(browser, base_url: str, page_path: str) -> None:
+    locale = page_path.split("/")[0]
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    requests, errors = [], []
+    page.on("request", lambda request: requests.append(request.url))
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(base_url + page_path, wait_until="networkidle")
+    assert page.locator("html").get_attribute("lang") == locale
+    assert page.locator("header.md-header").is_visible()
+    assert page.locator(".md-tabs").is_visible()
+    # the language switcher offers all four languages
+    switcher = page.locator(".md-select__link[hreflang]")
+    assert sorted(switcher.evaluate_all("links => links.map(l => l.hreflang)")) == [
+        "en", "ko", "ru", "zh"]
+    page.close()
+    assert all(url.startswith(base_url) for url in requests), requests
+    assert not errors, errors
+
+
+@pytest.mark.parametrize("locale", list(QUERIES))
+def test_search_finds_pages_in_each_language(browser, base_url: str, locale: str) -> None:
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(f"{base_url}{locale}/", wait_until="networkidle")
+    search = page.locator(".md-search__input")
+    search.click()
+    # Characters outside ASCII are inserted as text, with no key events; Material searches
+    # on a key press, as it gets one when a reader types with their keyboard or IME.
+    search.press_sequentially(QUERIES[locale], delay=30)
+    search.press("End")
+    page.locator(".md-search-result__item").first.wait_for(timeout=15000)
+    links = page.locator(".md-search-result__link").evaluate_all(
+        "links => links.map(l => new URL(l.href).pathname)")
+    page.close()
+    assert any(link.startswith(f"/{locale}/") for link in links), links
+
+
+def test_the_language_switcher_keeps_the_page(browser, base_url: str) -> None:
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    missing = []
+    page.on("response", lambda response: missing.append(response.url)
+            if response.status >= 400 else None)
+    page.goto(base_url + "ru/how-to/log-shapes/", wait_until="networkidle")
+    page.locator(".md-select").first.hover()
+    page.locator('.md-select__link[hreflang="zh"]').click()
+    page.wait_for_load_state("networkidle")
+    assert page.url == base_url + "zh/how-to/log-shapes/"
+    assert page.locator("html").get_attribute("lang") == "zh"
+    page.close()
+    assert not missing, f"requests that failed: {missing}"

@@ -19,6 +19,8 @@ import json
 import re
 from pathlib import Path
 
+import pytest
+
 import minitorch_hooks
 from minitorch_hooks.autograd import graph
 from minitorch_hooks.nn.modules import module as module_hooks
@@ -51,7 +53,10 @@ def query_terms(query: str, separator: re.Pattern) -> list[str]:
 
 
 def search_index(site_dir: Path) -> tuple[re.Pattern, dict[str, list[set[str]]], dict[str, str]]:
-    """The separator; per page, the token set of each of its sections; and its plain text."""
+    """The separator; per page, the token set of each of its sections; and its plain text.
+
+    ``site_dir`` is the site, or one language's folder of it: each language has its own
+    index, so that a reader searches the pages of their language."""
     index = json.loads((site_dir / "search" / "search_index.json").read_text("utf-8"))
     separator = re.compile(index["config"]["separator"])
     sections: dict[str, list[set[str]]] = {}
@@ -70,8 +75,9 @@ def finds(terms: list[str], page_sections: list[set[str]]) -> bool:
                for section in page_sections)
 
 
-def test_every_api_name_finds_every_page_that_uses_it(site_dir: Path) -> None:
-    separator, sections, plain = search_index(site_dir)
+@pytest.mark.parametrize("language", ["", "ru", "zh", "ko"], ids=lambda lang: lang or "en")
+def test_every_api_name_finds_every_page_that_uses_it(site_dir: Path, language: str) -> None:
+    separator, sections, plain = search_index(site_dir / language)
     missed = {}
     checked = 0
     for name in sorted(public_api_names()):

@@ -13,6 +13,8 @@ import html.parser
 import re
 from pathlib import Path
 
+from docs_tools.pictures import PICTURES
+
 # Attributes through which a page loads something by itself.
 LOADING = {("script", "src"), ("link", "href"), ("img", "src"), ("iframe", "src"),
            ("source", "src"), ("source", "srcset"), ("video", "src"), ("audio", "src"),
@@ -79,12 +81,13 @@ def test_offline_settings_are_in_effect(site_dir: Path) -> None:
 
 
 def test_the_pictures_are_built_and_shown(site_dir: Path) -> None:
-    for picture in ["assets/plots/activation-frequency.svg", "assets/plots/gradient-norms.svg",
-                    "assets/traces/nested-modules.svg", "assets/traces/one-backward.svg"]:
+    for picture in PICTURES:
         svg = (site_dir / picture).read_text(encoding="utf-8")
         assert "<svg" in svg and not REMOTE.search(svg.split("xmlns", 1)[0])
     page = (site_dir / "how-to" / "activation-statistics" / "index.html").read_text("utf-8")
     assert "assets/plots/activation-frequency.svg" in page
+    page = (site_dir / "how-to" / "grad-cam" / "index.html").read_text("utf-8")
+    assert "assets/plots/grad-cam.svg" in page
 
 
 def test_reference_signatures_wrap_and_pytorch_links_are_links(site_dir: Path) -> None:

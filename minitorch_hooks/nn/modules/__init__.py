@@ -15,6 +15,13 @@ from .module import Module
 from .normalization import GroupNorm, LayerNorm
 from .pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
 from .sparse import Embedding
+from .transformer import (
+                          Transformer,
+                          TransformerDecoder,
+                          TransformerDecoderLayer,
+                          TransformerEncoder,
+                          TransformerEncoderLayer,
+)
 from .upsampling import Upsample
 
 __all__ = ["AdaptiveAvgPool2d", "AvgPool2d", "BatchNorm1d", "BatchNorm2d", "Conv1d", "Conv2d",
@@ -22,4 +29,5 @@ __all__ = ["AdaptiveAvgPool2d", "AvgPool2d", "BatchNorm1d", "BatchNorm2d", "Conv
            "L1Loss", "LayerNorm", "LazyLinear", "LeakyReLU", "Linear", "LogSoftmax", "MSELoss",
            "MaxPool2d", "Module", "ModuleDict", "ModuleList", "MultiheadAttention", "NLLLoss",
            "ReLU", "Sequential",
-           "SiLU", "Sigmoid", "Softmax", "Softmin", "Tanh", "Upsample"]
+           "SiLU", "Sigmoid", "Softmax", "Softmin", "Tanh", "Transformer", "TransformerDecoder",
+           "TransformerDecoderLayer", "TransformerEncoder", "TransformerEncoderLayer", "Upsample"]

@@ -14,7 +14,11 @@ from typing import Any
 
 from ... import _dtype
 from ..._creation import empty, zeros
+from ..._ops.linalg import _bmm
+from ..._ops.shape import cat
 from ..._tensor import Tensor
+from ...autograd import is_grad_enabled
+from ...backends import mha
 from .. import functional as F
 from .. import init
 from ..parameter import Parameter
@@ -22,12 +26,17 @@ from .linear import NonDynamicallyQuantizableLinear
 from .module import Module
 
 
-def _float_mask(mask: Tensor | None, name: str, dtype: _dtype.dtype) -> Tensor | None:
-    """A boolean mask (``True`` = hidden) as the ``-inf`` it adds to the scores."""
+def _canonical_mask(mask: Tensor | None, name: str, other: Tensor | None, other_name: str,
+                    dtype: _dtype.dtype) -> Tensor | None:
+    """A boolean mask (``True`` = hidden) as the ``-inf`` it adds to the scores; a float mask
+    as it is. PyTorch warns when the two masks of one call have different dtypes."""
     if mask is None:
         return None
     if mask.dtype != _dtype.bool and not mask.is_floating_point():
         raise AssertionError(f"only bool and floating types of {name} are supported")
+    if other is not None and mask.dtype != other.dtype:
+        warnings.warn(f"Support for mismatched {name} and {other_name} is deprecated. Use same "
+                      "type for both instead.", UserWarning, stacklevel=3)
     if mask.dtype != _dtype.bool:
         return mask
     return zeros(tuple(mask.shape), dtype=dtype).masked_fill(mask, -math.inf)
@@ -61,6 +70,8 @@ class MultiheadAttention(Module):
     ``(sequence, batch, embed_dim)`` unless ``batch_first=True``. Masks follow PyTorch's
     convention for this module: a boolean ``True`` *hides* a position (the opposite of
     ``F.scaled_dot_product_attention``), a float mask is added to the scores.
+    ``add_bias_kv`` and ``add_zero_attn`` give every query one more key and value to attend
+    to. ``out_proj`` is a submodule for its parameters only: it is never called.
     """
 
     def __init__(self, embed_dim: int, num_heads: int, dropout: float = 0.0, bias: bool = True,
@@ -70,9 +81,6 @@ class MultiheadAttention(Module):
         if embed_dim <= 0 or num_heads <= 0:
             raise ValueError("embed_dim and num_heads must be greater than 0, got "
                              f"embed_dim={embed_dim} and num_heads={num_heads} instead")
-        if add_bias_kv or add_zero_attn:
-            raise NotImplementedError("minitorch_hooks' MultiheadAttention has no add_bias_kv "
-                                      "or add_zero_attn")
         super().__init__()
         self.embed_dim = embed_dim
         self.kdim = embed_dim if kdim is None else kdim
@@ -99,36 +107,56 @@ class MultiheadAttention(Module):
             self.register_parameter("in_proj_bias", None)
         # Built before ``_reset_parameters``, so its own init draws first, as in PyTorch.
         self.out_proj = NonDynamicallyQuantizableLinear(embed_dim, embed_dim, bias, **factory)
-        self.bias_k = self.bias_v = None
-        self.add_zero_attn = False
+        if add_bias_kv:
+            # One learned extra key and value, appended to every sequence.
+            self.bias_k = Parameter(empty((1, 1, embed_dim), **factory))
+            self.bias_v = Parameter(empty((1, 1, embed_dim), **factory))
+        else:
+            self.bias_k = self.bias_v = None
+        self.add_zero_attn = add_zero_attn
         self._reset_parameters()
 
-    def _projections(self) -> list[Tensor]:
-        """The query, key and value projection weights, packed or separate."""
-        if self._qkv_same_embed_dim:
-            return [self.in_proj_weight[i * self.embed_dim:(i + 1) * self.embed_dim]
-                    for i in range(3)]
-        return [self.q_proj_weight, self.k_proj_weight, self.v_proj_weight]
+    def _project(self, query: Tensor, key: Tensor, value: Tensor) -> list[Tensor]:
+        """The projected queries, keys and values. Like PyTorch, a packed weight projects
+        inputs that are the same tensor in one product (self-attention: one; keys and values
+        from one ``memory``: two), which shows in the error for a wrong width."""
+        bias = self.in_proj_bias
+        if not self._qkv_same_embed_dim:
+            biases = [None] * 3 if bias is None else bias.chunk(3)
+            weights = (self.q_proj_weight, self.k_proj_weight, self.v_proj_weight)
+            return [F.linear(*args) for args in zip((query, key, value), weights, biases)]
+        if query is key is value:
+            parts = [(query, 3)]
+        elif key is value:
+            parts = [(query, 1), (key, 2)]
+        else:
+            parts = [(query, 1), (key, 1), (value, 1)]
+        rows, out = 0, []
+        for x, count in parts:
+            part = slice(rows, rows + count * self.embed_dim)
+            projected = F.linear(x, self.in_proj_weight[part], None if bias is None else bias[part])
+            out += projected.chunk(count, dim=-1)
+            rows = part.stop
+        return out
 
     def _reset_parameters(self) -> None:
         """Xavier for the projections; zero biases, so attention starts unbiased."""
         if self._qkv_same_embed_dim:
             init.xavier_uniform_(self.in_proj_weight)
         else:
-            for weight in self._projections():
+            for weight in (self.q_proj_weight, self.k_proj_weight, self.v_proj_weight):
                 init.xavier_uniform_(weight)
         if self.in_proj_bias is not None:
             init.constant_(self.in_proj_bias, 0.0)
             init.constant_(self.out_proj.bias, 0.0)
+        if self.bias_k is not None:
+            init.xavier_normal_(self.bias_k)
+            init.xavier_normal_(self.bias_v)
 
-    def _heads(self, x: Tensor, weight: Tensor, part: int) -> Tensor:
-        """Project ``(length, batch, width)`` with the query, key or value projection and
-        split it into ``(batch, heads, length, head_dim)``."""
-        rows = slice(part * self.embed_dim, (part + 1) * self.embed_dim)
-        bias = None if self.in_proj_bias is None else self.in_proj_bias[rows]
-        projected = F.linear(x, weight, bias)
-        length, batch = x.shape[0], x.shape[1]
-        return projected.reshape(length, batch, self.num_heads, self.head_dim).permute(1, 2, 0, 3)
+    def _heads(self, x: Tensor) -> Tensor:
+        """Split a projected ``(length, batch, embed_dim)`` into
+        ``(batch * heads, length, head_dim)``: the stack of matrices ``bmm`` multiplies."""
+        return x.reshape(x.shape[0], x.shape[1] * self.num_heads, self.head_dim).transpose(0, 1)
 
     def _check_sizes(self, query: Tensor, key: Tensor, value: Tensor,
                      attn_mask: Tensor | None) -> None:
@@ -149,59 +177,122 @@ class MultiheadAttention(Module):
             raise RuntimeError(f"The shape of the {attn_mask.dim()}D attn_mask is "
                                f"{attn_mask.shape}, but should be {expected}.")
 
-    def _mask(self, attn_mask: Tensor | None, key_padding_mask: Tensor | None,
-              batch: int, dtype: _dtype.dtype) -> Tensor | None:
-        """Both masks as one float tensor broadcasting to ``(batch, heads, L, S)``."""
-        if (attn_mask is not None and key_padding_mask is not None
-                and (attn_mask.dtype == _dtype.bool) != (key_padding_mask.dtype == _dtype.bool)):
-            warnings.warn("Support for mismatched key_padding_mask and attn_mask is deprecated. "
-                          "Use same type for both instead.", UserWarning, stacklevel=3)
-        padding = _float_mask(key_padding_mask, "key_padding_mask", dtype)
-        attn_mask = _float_mask(attn_mask, "attn_mask", dtype)
-        if attn_mask is not None and attn_mask.dim() == 3:
-            attn_mask = attn_mask.reshape(batch, self.num_heads, *attn_mask.shape[1:])
-        if padding is not None:
-            padding = padding.reshape(batch, 1, 1, padding.shape[-1])
-            attn_mask = padding if attn_mask is None else attn_mask + padding
-        return attn_mask
+    def _extra_keys(self, k: Tensor, v: Tensor, masks: list[Tensor | None]
+                    ) -> tuple[Tensor, Tensor, list[Tensor | None]]:
+        """``add_bias_kv`` and ``add_zero_attn``: one more key and value each (a learned one,
+        then zeros) that every query can attend to, so a row of hidden keys still has
+        somewhere to look. The masks get a visible column for each."""
+        extras = []
+        if self.bias_k is not None:
+            extras.append((self.bias_k, self.bias_v))
+        if self.add_zero_attn:
+            extras.append((zeros((1, 1, self.embed_dim), dtype=k.dtype),) * 2)
+        for extra_k, extra_v in extras:
+            batch = k.shape[1]
+            k = cat([k, extra_k.expand(1, batch, self.embed_dim)])
+            v = cat([v, extra_v.expand(1, batch, self.embed_dim)])
+            masks = [None if m is None else F.pad(m, (0, 1)) for m in masks]
+        return k, v, masks
+
+    def _merge_masks(self, attn_mask: Tensor | None, key_padding_mask: Tensor | None,
+                     batch: int, keys: int) -> Tensor | None:
+        """Both (float) masks as one tensor of ``(batch * heads or 1, L or 1, S)``."""
+        if attn_mask is not None and attn_mask.dim() == 2:
+            attn_mask = attn_mask.unsqueeze(0)
+        if key_padding_mask is None:
+            return attn_mask
+        for dim, expected in enumerate((batch, keys)):
+            if key_padding_mask.shape[dim] != expected:
+                raise AssertionError(f"Expected key_padded_mask.shape[{dim}] to be {expected}, "
+                                     f"but got {key_padding_mask.shape[dim]}")
+        padding = key_padding_mask.reshape(batch, 1, 1, keys).expand(
+            batch, self.num_heads, 1, keys).reshape(batch * self.num_heads, 1, keys)
+        return padding if attn_mask is None else attn_mask + padding
+
+    def _takes_fast_path(self, query: Tensor, key: Tensor, value: Tensor,
+                         attn_mask: Tensor | None, key_padding_mask: Tensor | None) -> bool:
+        """Whether PyTorch runs this call as its fused inference kernel: self-attention in
+        ``eval()`` mode, batch first, nothing to differentiate, boolean masks. The values are
+        the same, except that a query whose keys are all hidden gets NaN, and the
+        ``is_causal`` hint is ignored."""
+        if any(mask is not None and mask.is_floating_point()
+               for mask in (attn_mask, key_padding_mask)):
+            return False
+        conditions = (
+            mha.get_fastpath_enabled(), query.dim() == 3, query is key is value,
+            self.in_proj_bias is not None and query.dtype == self.in_proj_bias.dtype,
+            self.in_proj_weight is not None and query.dtype == self.in_proj_weight.dtype,
+            not self.training, self.num_heads % 2 == 0, self.batch_first,
+            self.bias_k is None, not self.add_zero_attn)
+        if not all(conditions):
+            return False
+        tensors = (query, self.in_proj_weight, self.in_proj_bias, self.out_proj.weight,
+                   self.out_proj.bias)
+        return not (is_grad_enabled() and any(t.requires_grad for t in tensors))
 
     def forward(self, query: Tensor, key: Tensor, value: Tensor,
                 key_padding_mask: Tensor | None = None, need_weights: bool = True,
                 attn_mask: Tensor | None = None, average_attn_weights: bool = True,
                 is_causal: bool = False) -> tuple[Tensor, Tensor | None]:
-        """``is_causal`` is only a hint that ``attn_mask`` is causal: PyTorch still needs
-        the mask, and uses it."""
+        """``is_causal`` is a hint that ``attn_mask`` is causal: PyTorch still needs the mask,
+        uses it when it computes weights or has padding to merge in, and otherwise applies a
+        causal mask in its place."""
+        fast = self._takes_fast_path(query, key, value, attn_mask, key_padding_mask)
+        key_padding_mask = _canonical_mask(key_padding_mask, "key_padding_mask", attn_mask,
+                                           "attn_mask", query.dtype)
+        attn_mask = _canonical_mask(attn_mask, "attn_mask", None, "", query.dtype)
         _check_shapes(query, key, value, key_padding_mask, attn_mask)
+        # The fused kernel merges the masks itself and ignores the hint.
+        is_causal = is_causal and not fast
         if is_causal and attn_mask is None:
             raise RuntimeError("Need attn_mask if specifying the is_causal hint. You may use the "
                                "Transformer module method `generate_square_subsequent_mask` to "
                                "create this mask.")
+        is_causal = is_causal and key_padding_mask is None and not need_weights
+        if is_causal:
+            attn_mask = None
         batched = query.dim() == 3
         if not batched:
             query, key, value = query.unsqueeze(1), key.unsqueeze(1), value.unsqueeze(1)
             if key_padding_mask is not None:
                 key_padding_mask = key_padding_mask.unsqueeze(0)
         elif self.batch_first:
-            query, key, value = (x.transpose(0, 1) for x in (query, key, value))
+            # Transposed once each, so inputs that were one tensor still are.
+            moved = {id(x): x.transpose(0, 1) for x in (query, key, value)}
+            query, key, value = moved[id(query)], moved[id(key)], moved[id(value)]
         self._check_sizes(query, key, value, attn_mask)
         length, batch = query.shape[0], query.shape[1]
-        q, k, v = (self._heads(x, weight, part) for part, (x, weight) in
-                   enumerate(zip((query, key, value), self._projections())))
-        mask = self._mask(attn_mask, key_padding_mask, batch, query.dtype)
+        q, k, v = self._project(query, key, value)
+        k, v, (attn_mask, key_padding_mask) = self._extra_keys(k, v, [attn_mask,
+                                                                      key_padding_mask])
+        q, k, v = self._heads(q), self._heads(k), self._heads(v)
+        mask = self._merge_masks(attn_mask, key_padding_mask, batch, k.shape[1])
         dropout = self.dropout if self.training else 0.0
         weights = None
-        if need_weights:
-            scores = (q * (1 / math.sqrt(self.head_dim))) @ k.transpose(-2, -1)
+        if need_weights or fast:
+            scores = _bmm(q * (1 / math.sqrt(self.head_dim)), k.transpose(1, 2))
             if mask is not None:
                 scores = scores + mask
-            # PyTorch returns the weights after dropout, the ones that multiplied the values.
-            weights = F.dropout(F.softmax(scores, dim=-1), dropout)
-            heads = weights @ v
+            weights = F.softmax(scores, dim=-1)
+            if dropout > 0.0:
+                # PyTorch returns the weights after dropout, the ones that multiplied values.
+                weights = F.dropout(weights, dropout)
+            heads = _bmm(weights, v).transpose(0, 1)
+            weights = weights.reshape(batch, self.num_heads, length, k.shape[1])
         else:
             # Without weights PyTorch calls the fused function, whose fully masked rows give
-            # zeros where the explicit softmax above gives NaN.
-            heads = F.scaled_dot_product_attention(q, k, v, mask, dropout)
-        output = self.out_proj(heads.permute(2, 0, 1, 3).reshape(length, batch, self.embed_dim))
+            # zeros where the explicit softmax (and the inference kernel) gives NaN.
+            if mask is not None:
+                mask = (mask.unsqueeze(0) if mask.shape[0] == 1 else
+                        mask.reshape(batch, self.num_heads, *mask.shape[1:]))
+            q, k, v = (x.reshape(batch, self.num_heads, *x.shape[1:]) for x in (q, k, v))
+            heads = F.scaled_dot_product_attention(q, k, v, mask, dropout, is_causal)
+            heads = heads.permute(2, 0, 1, 3)
+        # PyTorch uses ``out_proj``'s parameters, not its ``__call__``: hooks on it never fire.
+        output = F.linear(heads.reshape(length * batch, self.embed_dim), self.out_proj.weight,
+                          self.out_proj.bias).reshape(length, batch, self.embed_dim)
+        if not need_weights:
+            weights = None
         if not batched:
             output = output.squeeze(1)
             weights = None if weights is None else weights.squeeze(0)

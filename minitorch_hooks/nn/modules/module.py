@@ -11,30 +11,47 @@ it simply calls ``forward``. With hooks, it runs these steps, each a short metho
 6. if ``forward`` or a hook raised, hooks registered with ``always_call=True`` still
    run, and the original exception propagates.
 
-The rest of the file is registration (attributes become parameters, buffers and
-sub-modules), traversal (``parameters()``, ``named_modules()``...) and ``state_dict``.
+Then come the ``register_*`` methods of every module hook, and registration of members
+(attributes become parameters, buffers and sub-modules). As PyTorch's ``module.py`` does,
+this file also holds the global hooks. The rest of ``Module`` is inherited from three files
+beside this one: ``_tree.py`` (``parameters()``, ``named_modules()``, ``repr``...),
+``_conversion.py`` (``to``, ``float()``, ``train()``...) and ``_state_dict.py``.
 See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.Module.html>
 """
 
 from __future__ import annotations
 
 import functools
-import itertools
 import warnings
 import weakref
-from collections import OrderedDict, namedtuple
-from collections.abc import Callable, Iterator, Mapping
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
+from operator import itemgetter
 from typing import Any
 
-from ... import __future__, _dtype
-from ..._ops.conversion import parse_to
 from ..._tensor import Tensor
-from ...autograd.grad_mode import no_grad
-from ...utils import swap_tensors
-from ...utils.hooks import BackwardHook, RemovableHandle, call_hooks, check_callable, traced
-from ..parameter import Buffer, Parameter, is_lazy
+from ...utils.hooks import (
+    BUFFER_REGISTRATION_HOOK,
+    FORWARD_HOOK,
+    FORWARD_PRE_HOOK,
+    MODULE_REGISTRATION_HOOK,
+    PARAMETER_REGISTRATION_HOOK,
+    BackwardHook,
+    HookPoint,
+    RemovableHandle,
+    add_hook,
+    call_hooks,
+    check_callable,
+)
+from ..parameter import Buffer, Parameter
+from ._conversion import ConversionMixin
+from ._legacy_backward_hook import attach_legacy_backward_hooks
+from ._state_dict import StateDictMixin, _IncompatibleKeys  # noqa: F401 - PyTorch's home
+from ._tree import TreeMixin, _addindent  # noqa: F401 - PyTorch's home of _addindent
 
 # -- hooks for every module (debugging and profiling tools use these) --------------------
+# Every global registry of hooks in the package: these module ones; the optimiser step
+# hooks (optim/optimizer.py); the saved-tensor hooks in force (autograd/saved_tensors.py).
 _global_forward_pre_hooks: OrderedDict[int, Callable] = OrderedDict()
 _global_forward_hooks: OrderedDict[int, Callable] = OrderedDict()
 _global_forward_hooks_with_kwargs: OrderedDict[int, bool] = OrderedDict()
@@ -50,46 +67,38 @@ _MIXED_BACKWARD_HOOKS = ("Cannot use both regular backward hooks and full backwa
                          "Please use only one of them.")
 
 
-def _register(hooks: OrderedDict, hook: Callable, *, prepend: bool = False,
-              flags: tuple[tuple[OrderedDict, bool], ...] = ()) -> RemovableHandle:
-    """Add ``hook`` to ``hooks`` (at the front with ``prepend``) and set its flags, which
-    live in side dictionaries keyed by the same handle id, as in PyTorch."""
-    check_callable(hook)
-    handle = RemovableHandle(hooks, extra_dict=[flag_dict for flag_dict, _ in flags])
-    hooks[handle.id] = hook
-    for flag_dict, enabled in flags:
-        if enabled:
-            flag_dict[handle.id] = True
-    if prepend:
-        hooks.move_to_end(handle.id, last=False)
-    return handle
-
-
 def register_module_forward_pre_hook(hook: Callable) -> RemovableHandle:
     """``hook(module, args)`` before every module's forward, before the module's own."""
-    return _register(_global_forward_pre_hooks, hook)
+    return add_hook(_global_forward_pre_hooks, hook)
 
 
 def register_module_forward_hook(hook: Callable, *, with_kwargs: bool = False,
                                  always_call: bool = False) -> RemovableHandle:
     """``hook(module, args, output)`` after every module's forward, before its own."""
-    return _register(_global_forward_hooks, hook,
-                     flags=((_global_forward_hooks_with_kwargs, with_kwargs),
-                            (_global_forward_hooks_always_called, always_call)))
+    return add_hook(_global_forward_hooks, hook,
+                    flag_dicts=(_global_forward_hooks_with_kwargs,
+                                _global_forward_hooks_always_called),
+                    flags=(with_kwargs, always_call))
 
 
 def register_module_full_backward_pre_hook(hook: Callable) -> RemovableHandle:
     """``hook(module, grad_output)`` for every module, before the module's own."""
-    return _register(_global_backward_pre_hooks, hook)
+    return add_hook(_global_backward_pre_hooks, hook)
+
+
+def _check_backward_hook_kind(kind_so_far: bool | None, full: bool, where: str) -> None:
+    """Full and legacy backward hooks do not mix: not on one module, nor among the global
+    hooks. ``kind_so_far`` is None until the first backward hook, then whether it was full."""
+    if kind_so_far is not None and kind_so_far != full:
+        raise RuntimeError(_MIXED_BACKWARD_HOOKS.format(where))
 
 
 def _register_global_backward_hook(hook: Callable, full: bool) -> RemovableHandle:
     global _global_is_full_backward_hook
-    if _global_is_full_backward_hook is (not full):
-        raise RuntimeError(_MIXED_BACKWARD_HOOKS.format("as a global Module hook"))
-    check_callable(hook)
+    _check_backward_hook_kind(_global_is_full_backward_hook, full, "as a global Module hook")
+    handle = add_hook(_global_backward_hooks, hook)
     _global_is_full_backward_hook = full
-    return _register(_global_backward_hooks, hook)
+    return handle
 
 
 def register_module_full_backward_hook(hook: Callable) -> RemovableHandle:
@@ -105,29 +114,28 @@ def register_module_backward_hook(hook: Callable) -> RemovableHandle:
 def register_module_module_registration_hook(hook: Callable) -> RemovableHandle:
     """``hook(module, name, submodule)`` whenever a sub-module is registered anywhere; a
     returned module is registered instead."""
-    return _register(_global_module_registration_hooks, hook)
+    return add_hook(_global_module_registration_hooks, hook)
 
 
 def register_module_parameter_registration_hook(hook: Callable) -> RemovableHandle:
     """``hook(module, name, param)`` whenever a parameter is registered anywhere."""
-    return _register(_global_parameter_registration_hooks, hook)
+    return add_hook(_global_parameter_registration_hooks, hook)
 
 
 def register_module_buffer_registration_hook(hook: Callable) -> RemovableHandle:
     """``hook(module, name, buffer)`` whenever a buffer is registered anywhere."""
-    return _register(_global_buffer_registration_hooks, hook)
+    return add_hook(_global_buffer_registration_hooks, hook)
 
 
-_REGISTRATION_HOOKS = {"module": _global_module_registration_hooks,
-                       "parameter": _global_parameter_registration_hooks,
-                       "buffer": _global_buffer_registration_hooks}
+_REGISTRATION_HOOKS = {MODULE_REGISTRATION_HOOK: _global_module_registration_hooks,
+                       PARAMETER_REGISTRATION_HOOK: _global_parameter_registration_hooks,
+                       BUFFER_REGISTRATION_HOOK: _global_buffer_registration_hooks}
 
 
-def _run_registration_hooks(kind: str, module: Module, name: str, value: Any) -> Any:
-    """The global hooks for registering a ``kind`` ("module", "parameter", "buffer")."""
-    return call_hooks(_REGISTRATION_HOOKS[kind].items(), value,
-                      lambda _, hook, v: hook(module, name, v),
-                      site=f"{kind} registration hook", owner=module)
+def _run_registration_hooks(point: HookPoint, module: Module, name: str, value: Any) -> Any:
+    """The global hooks that see a member registered; one may return a replacement."""
+    return call_hooks(point, module, _REGISTRATION_HOOKS[point].items(), value,
+                      lambda hook, value: hook(module, name, value))
 
 
 class _WrappedHook:
@@ -164,26 +172,6 @@ class _WrappedHook:
             self.module = weakref.ref(state["module"])
 
 
-_EXTRA_STATE = "_extra_state"  # the state-dict key of what ``get_extra_state`` returns
-
-
-class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
-    """What ``load_state_dict`` returns: the keys it could not match."""
-
-    def __repr__(self) -> str:
-        if not self.missing_keys and not self.unexpected_keys:
-            return "<All keys matched successfully>"
-        return super().__repr__()
-
-    __str__ = __repr__
-
-
-def _addindent(text: str, spaces: int) -> str:
-    """Indent every line but the first: how nested module reprs line up."""
-    first, *rest = text.split("\n")
-    if not rest:
-        return text
-    return "\n".join([first] + [" " * spaces + line if line.strip() else "" for line in rest])
 
 
 class _CallState:
@@ -196,8 +184,14 @@ class _CallState:
         self.always_called: set[int] = set()
 
 
-class Module:
-    """Base class for all neural network modules; subclasses define ``forward``."""
+class Module(TreeMixin, ConversionMixin, StateDictMixin):
+    """Base class for all neural network modules; subclasses define ``forward``.
+
+    This file holds calling a module and its hooks, and the registration of its members.
+    Walking the tree of modules (``parameters()``...), conversion (``to``, ``train``...)
+    and ``state_dict`` are inherited from ``_tree.py``, ``_conversion.py`` and
+    ``_state_dict.py``.
+    """
 
     training: bool
     _version: int = 1
@@ -246,7 +240,8 @@ class Module:
         if (self._backward_pre_hooks or self._backward_hooks or _global_backward_pre_hooks
                 or _global_backward_hooks):
             backward_hook = self._setup_backward_hook()
-            legacy_hooks = self._legacy_backward_hooks()
+            legacy_hooks = [_WrappedHook(hook, self)
+                            for _, hook in self._backward_hooks_of_kind(full=False)]
         if self._forward_pre_hooks or _global_forward_pre_hooks:
             self._run_forward_pre_hooks(state)
         if backward_hook is not None:
@@ -260,8 +255,8 @@ class Module:
                               "Tensor or a tuple of Tensors but received "
                               f"{type(state.result)}", UserWarning, stacklevel=3)
             state.result = backward_hook.setup_output_hook(state.result)
-        if legacy_hooks:
-            self._attach_legacy_backward_hooks(state, legacy_hooks)
+        if legacy_hooks:  # the deprecated register_backward_hook (_legacy_backward_hook.py)
+            attach_legacy_backward_hooks(state.args, state.result, legacy_hooks)
         return state.result
 
     def _run_forward_pre_hooks(self, state: _CallState) -> None:
@@ -271,9 +266,14 @@ class Module:
         Each replacement is stored in ``state`` at once, not after the last hook: if a later
         hook raises, the always-call hooks see the arguments as they were, as in PyTorch.
         """
-        def call(hook_id: int, hook: Callable, args_kwargs: tuple) -> tuple | None:
+        hooks = (*_global_forward_pre_hooks.items(), *self._forward_pre_hooks.items())
+        # The hooks' ids in call order, for the flag, read as each hook is called (a hook
+        # removed by an earlier one is still called, without its flag); None if no flags.
+        hook_ids = map(itemgetter(0), hooks) if self._forward_pre_hooks_with_kwargs else None
+
+        def call(hook: Callable, args_kwargs: tuple) -> tuple | None:
             args, kwargs = args_kwargs
-            if hook_id in self._forward_pre_hooks_with_kwargs:
+            if hook_ids is not None and next(hook_ids) in self._forward_pre_hooks_with_kwargs:
                 result = hook(self, args, kwargs)
                 if result is not None and not (isinstance(result, tuple) and len(result) == 2):
                     raise RuntimeError("forward pre-hook must return None or a tuple of "
@@ -286,32 +286,53 @@ class Module:
                 state.args, state.kwargs = result
             return result
 
-        hooks = itertools.chain(_global_forward_pre_hooks.items(),
-                                self._forward_pre_hooks.items())
-        call_hooks(hooks, (state.args, state.kwargs), call, site="forward pre-hook",
-                   owner=self)
+        call_hooks(FORWARD_PRE_HOOK, self, hooks, (state.args, state.kwargs), call)
 
     def _setup_backward_hook(self) -> BackwardHook | None:
         """Step 2's bookkeeping: the full backward hooks and pre-hooks that apply here."""
         pre_hooks = [*_global_backward_pre_hooks.items(), *self._backward_pre_hooks.items()]
-        full_hooks = []
-        if _global_is_full_backward_hook is True:
-            full_hooks += _global_backward_hooks.items()
-        if self._is_full_backward_hook is True:
-            full_hooks += self._backward_hooks.items()
+        full_hooks = self._backward_hooks_of_kind(full=True)
         if not (full_hooks or pre_hooks):
             return None
         return BackwardHook(self, full_hooks, pre_hooks)
 
-    def _forward_hook_caller(self, state: _CallState) -> Callable:
-        """Calls one forward hook; like the pre-hooks, a new output is stored in ``state``
-        at once, for the always-call hooks should a later hook raise."""
-        def call(hook_id: int, hook: Callable, result: Any) -> Any:
-            if hook_id in self._forward_hooks_always_called or \
-                    hook_id in _global_forward_hooks_always_called:
-                state.always_called.add(hook_id)
-            if hook_id in self._forward_hooks_with_kwargs or \
-                    hook_id in _global_forward_hooks_with_kwargs:
+    def _backward_hooks_of_kind(self, full: bool) -> list[tuple[int, Callable]]:
+        """The global backward hooks, then the module's, that are full ones (``full``) or
+        legacy ones: each set of backward hooks is of one kind only, fixed by the first
+        registered (``_check_backward_hook_kind``)."""
+        hooks: list[tuple[int, Callable]] = []
+        if _global_is_full_backward_hook is full:
+            hooks += _global_backward_hooks.items()
+        if self._is_full_backward_hook is full:
+            hooks += self._backward_hooks.items()
+        return hooks
+
+    def _run_forward_hooks(self, state: _CallState) -> None:
+        """Step 4: ``hook(module, args, output)`` (``with_kwargs``: ``hook(module, args,
+        kwargs, output)``); a result other than ``None`` replaces the output."""
+        hooks = (*_global_forward_hooks.items(), *self._forward_hooks.items())
+        flagged = (self._forward_hooks_with_kwargs or self._forward_hooks_always_called
+                   or _global_forward_hooks_with_kwargs or _global_forward_hooks_always_called)
+        call = self._forward_hook_caller(state, map(itemgetter(0), hooks) if flagged else None)
+        call_hooks(FORWARD_HOOK, self, hooks, state.result, call)
+
+    def _forward_hook_caller(self, state: _CallState, hook_ids: Iterator[int] | None
+                             ) -> Callable:
+        """Calls forward hooks one after another, ``hook_ids`` giving their ids in the same
+        order (None when no hook has a flag): a hook's flags are read as it is called, as
+        for the pre-hooks. Like the pre-hooks, a new output is stored in ``state`` at once,
+        for the always-call hooks should a later hook raise; and an always-call hook that
+        ran is not run again."""
+        def call(hook: Callable, result: Any) -> Any:
+            with_kwargs = False
+            if hook_ids is not None:
+                hook_id = next(hook_ids)
+                if hook_id in self._forward_hooks_always_called or \
+                        hook_id in _global_forward_hooks_always_called:
+                    state.always_called.add(hook_id)
+                with_kwargs = (hook_id in self._forward_hooks_with_kwargs
+                               or hook_id in _global_forward_hooks_with_kwargs)
+            if with_kwargs:
                 result = hook(self, state.args, state.kwargs, result)
             else:
                 result = hook(self, state.args, result)
@@ -320,13 +341,6 @@ class Module:
             return result
 
         return call
-
-    def _run_forward_hooks(self, state: _CallState) -> None:
-        """Step 4: ``hook(module, args, output)`` (``with_kwargs``: ``hook(module, args,
-        kwargs, output)``); a result other than ``None`` replaces the output."""
-        hooks = itertools.chain(_global_forward_hooks.items(), self._forward_hooks.items())
-        call_hooks(hooks, state.result, self._forward_hook_caller(state),
-                   site="forward hook", owner=self)
 
     def _run_always_called_hooks(self, state: _CallState) -> None:
         """Step 6: after a failure, the ``always_call`` forward hooks that have not run yet
@@ -338,40 +352,20 @@ class Module:
         last one, ends the walk with Python's "OrderedDict mutated during iteration"
         RuntimeError, which replaces the original exception; we do the same.
         """
-        call = self._forward_hook_caller(state)
         for hook_dict, always, label in (
                 (_global_forward_hooks, _global_forward_hooks_always_called,
                  "global module forward hook"),
                 (self._forward_hooks, self._forward_hooks_always_called, "module forward hook")):
-            for hook_id, hook in hook_dict.items():
+            for hook_id, hook in hook_dict.items():  # the live dictionary
                 if hook_id not in always or hook_id in state.always_called:
                     continue
                 try:
-                    call(hook_id, traced(hook, "forward hook", self, hook_id), state.result)
+                    call_hooks(FORWARD_HOOK, self, ((hook_id, hook),), state.result,
+                               self._forward_hook_caller(state, iter((hook_id,))))
                 except Exception as error:  # noqa: BLE001 - reported as PyTorch does
                     warnings.warn(f"{label} with ``always_call=True`` raised an exception that "
                                   f"was silenced as another error was raised in forward: "
                                   f"{error}", UserWarning, stacklevel=4)
-
-    def _legacy_backward_hooks(self) -> list[Callable]:
-        legacy = []
-        if _global_is_full_backward_hook is False:
-            legacy += _global_backward_hooks.values()
-        if self._is_full_backward_hook is False:
-            legacy += self._backward_hooks.values()
-        return legacy
-
-    def _attach_legacy_backward_hooks(self, state: _CallState, legacy: list[Callable]) -> None:
-        """The deprecated ``register_backward_hook``: attached to the grad_fn of the first
-        output tensor, so it sees only that last operation's gradients."""
-        var = state.result
-        while not isinstance(var, Tensor):
-            var = next(v for v in var.values() if isinstance(v, Tensor)) \
-                if isinstance(var, dict) else var[0]
-        if var.grad_fn is not None:
-            for hook in legacy:
-                var.grad_fn.register_hook(_WrappedHook(hook, self))
-            _warn_legacy_backward_hook(state.args, state.result, var.grad_fn)
 
     # == registering hooks ====================================================================
     def register_forward_pre_hook(self, hook: Callable, *, prepend: bool = False,
@@ -380,8 +374,8 @@ class Module:
 
         See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.Module.html#torch.nn.Module.register_forward_pre_hook>
         """
-        return _register(self._forward_pre_hooks, hook, prepend=prepend,
-                         flags=((self._forward_pre_hooks_with_kwargs, with_kwargs),))
+        return add_hook(self._forward_pre_hooks, hook, prepend=prepend,
+                        flag_dicts=(self._forward_pre_hooks_with_kwargs,), flags=(with_kwargs,))
 
     def register_forward_hook(self, hook: Callable, *, prepend: bool = False,
                               with_kwargs: bool = False, always_call: bool = False
@@ -390,9 +384,10 @@ class Module:
 
         See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.Module.html#torch.nn.Module.register_forward_hook>
         """
-        return _register(self._forward_hooks, hook, prepend=prepend,
-                         flags=((self._forward_hooks_with_kwargs, with_kwargs),
-                                (self._forward_hooks_always_called, always_call)))
+        return add_hook(self._forward_hooks, hook, prepend=prepend,
+                        flag_dicts=(self._forward_hooks_with_kwargs,
+                                    self._forward_hooks_always_called),
+                        flags=(with_kwargs, always_call))
 
     def register_full_backward_pre_hook(self, hook: Callable, prepend: bool = False
                                         ) -> RemovableHandle:
@@ -401,7 +396,7 @@ class Module:
 
         See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.Module.html#torch.nn.Module.register_full_backward_pre_hook>
         """
-        return _register(self._backward_pre_hooks, hook, prepend=prepend)
+        return add_hook(self._backward_pre_hooks, hook, prepend=prepend)
 
     def register_full_backward_hook(self, hook: Callable, prepend: bool = False
                                     ) -> RemovableHandle:
@@ -410,26 +405,24 @@ class Module:
 
         See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.Module.html#torch.nn.Module.register_full_backward_hook>
         """
-        if self._is_full_backward_hook is False:
-            raise RuntimeError(_MIXED_BACKWARD_HOOKS.format("on a single Module"))
-        check_callable(hook)
+        _check_backward_hook_kind(self._is_full_backward_hook, True, "on a single Module")
+        handle = add_hook(self._backward_hooks, hook, prepend=prepend)
         self._is_full_backward_hook = True
-        return _register(self._backward_hooks, hook, prepend=prepend)
+        return handle
 
     def register_backward_hook(self, hook: Callable) -> RemovableHandle:
         """Deprecated: a hook on the grad_fn of the module's last operation only, so its
         ``grad_input`` can be the gradient of some inner tensor. Use
         ``register_full_backward_hook``.
         """
-        if self._is_full_backward_hook is True:
-            raise RuntimeError(_MIXED_BACKWARD_HOOKS.format("on a single Module"))
-        check_callable(hook)
+        _check_backward_hook_kind(self._is_full_backward_hook, False, "on a single Module")
+        handle = add_hook(self._backward_hooks, hook)
         self._is_full_backward_hook = False
-        return _register(self._backward_hooks, hook)
+        return handle
 
     def register_state_dict_pre_hook(self, hook: Callable) -> RemovableHandle:
         """``hook(module, prefix, keep_vars)`` before ``state_dict`` collects this module."""
-        return _register(self._state_dict_pre_hooks, hook)
+        return add_hook(self._state_dict_pre_hooks, hook)
 
     def register_state_dict_post_hook(self, hook: Callable) -> RemovableHandle:
         """``hook(module, state_dict, prefix, local_metadata)`` after; it edits in place.
@@ -441,7 +434,7 @@ class Module:
         """
         check_callable(hook)
         hook._from_public_api = True
-        return _register(self._state_dict_hooks, hook)
+        return add_hook(self._state_dict_hooks, hook)
 
     def _register_state_dict_hook(self, hook: Callable) -> RemovableHandle:
         """The older, private post-hook: unlike ``register_state_dict_post_hook``'s, it may
@@ -451,7 +444,7 @@ class Module:
             raise RuntimeError("Cannot register the same function as the state dict post hook "
                                "that was previously registered via "
                                "register_state_dict_post_hook")
-        return _register(self._state_dict_hooks, hook)
+        return add_hook(self._state_dict_hooks, hook)
 
     def register_load_state_dict_pre_hook(self, hook: Callable) -> RemovableHandle:
         """``hook(module, state_dict, prefix, local_metadata, strict, missing_keys,
@@ -463,12 +456,12 @@ class Module:
         """The private form PyTorch's own layers use: the hook gets the module as its first
         argument only ``with_module``."""
         check_callable(hook)
-        return _register(self._load_state_dict_pre_hooks,
-                         _WrappedHook(hook, self if with_module else None))
+        return add_hook(self._load_state_dict_pre_hooks,
+                        _WrappedHook(hook, self if with_module else None))
 
     def register_load_state_dict_post_hook(self, hook: Callable) -> RemovableHandle:
         """``hook(module, incompatible_keys)`` after loading; it edits the keys in place."""
-        return _register(self._load_state_dict_post_hooks, hook)
+        return add_hook(self._load_state_dict_post_hooks, hook)
 
     # == registration through attributes ==================================================
     def __setattr__(self, name: str, value: Any) -> None:
@@ -489,12 +482,14 @@ class Module:
                 raise AttributeError("cannot assign module before Module.__init__() call")
             self._forget(name, self.__dict__, self._parameters, self._buffers,
                          self._non_persistent_buffers_set)
-            self._modules[name] = _run_registration_hooks("module", self, name, value)
+            self._modules[name] = _run_registration_hooks(MODULE_REGISTRATION_HOOK, self, name,
+                                                          value)
         elif name in self.__dict__.get("_modules", ()):
             if value is not None:
                 raise TypeError(f"cannot assign '{_typename(value)}' as child module '{name}' "
                                 "(torch.nn.Module or None expected)")
-            self._modules[name] = _run_registration_hooks("module", self, name, value)
+            self._modules[name] = _run_registration_hooks(MODULE_REGISTRATION_HOOK, self, name,
+                                                          value)
         elif isinstance(value, Buffer) or name in self.__dict__.get("_buffers", ()):
             if value is not None and not isinstance(value, Tensor):
                 raise TypeError(f"cannot assign '{_typename(value)}' as buffer '{name}' "
@@ -563,7 +558,7 @@ class Module:
                     f"Cannot assign non-leaf Tensor to parameter '{name}'. Model parameters "
                     f"must be created explicitly. To express '{name}' as a function of another "
                     "Tensor, compute the value in the forward() method.")
-            param = _run_registration_hooks("parameter", self, name, param)
+            param = _run_registration_hooks(PARAMETER_REGISTRATION_HOOK, self, name, param)
         self._parameters[name] = param
 
     def register_buffer(self, name: str, tensor: Tensor | None, persistent: bool = True
@@ -576,7 +571,7 @@ class Module:
         if tensor is not None and not isinstance(tensor, Tensor):
             raise TypeError(f"cannot assign '{_typename(tensor)}' object to buffer '{name}' "
                             "(torch Tensor or None required)")
-        self._buffers[name] = _run_registration_hooks("buffer", self, name, tensor)
+        self._buffers[name] = _run_registration_hooks(BUFFER_REGISTRATION_HOOK, self, name, tensor)
         if persistent:
             self._non_persistent_buffers_set.discard(name)
         else:
@@ -587,481 +582,9 @@ class Module:
         if not isinstance(module, Module) and module is not None:
             raise TypeError(f"{_typename(module)} is not a Module subclass")
         self._check_name("module", name, self._modules)
-        self._modules[name] = _run_registration_hooks("module", self, name, module)
+        self._modules[name] = _run_registration_hooks(MODULE_REGISTRATION_HOOK, self, name, module)
 
     register_module = add_module
-
-    # == walking the tree =====================================================================
-    def named_modules(self, memo: set | None = None, prefix: str = "",
-                      remove_duplicate: bool = True) -> Iterator[tuple[str, Module]]:
-        """This module and every module inside it, with dotted names (``encoder.0``)."""
-        memo = set() if memo is None else memo
-        if self in memo:
-            return
-        if remove_duplicate:
-            memo.add(self)
-        yield prefix, self
-        for name, module in self._modules.items():
-            if module is not None:
-                yield from module.named_modules(memo, prefix + ("." if prefix else "") + name,
-                                                remove_duplicate)
-
-    def modules(self) -> Iterator[Module]:
-        for _, module in self.named_modules():
-            yield module
-
-    def named_children(self) -> Iterator[tuple[str, Module]]:
-        seen = set()
-        for name, module in self._modules.items():
-            if module is not None and module not in seen:
-                seen.add(module)
-                yield name, module
-
-    def children(self) -> Iterator[Module]:
-        for _, module in self.named_children():
-            yield module
-
-    def _named_members(self, registry: str, prefix: str, recurse: bool,
-                       remove_duplicate: bool = True) -> Iterator[tuple[str, Tensor]]:
-        seen = set()
-        modules = self.named_modules(prefix=prefix, remove_duplicate=remove_duplicate) \
-            if recurse else [(prefix, self)]
-        for module_prefix, module in modules:
-            for name, value in getattr(module, registry).items():
-                if value is None or value in seen:
-                    continue
-                if remove_duplicate:
-                    seen.add(value)
-                yield module_prefix + ("." if module_prefix else "") + name, value
-
-    def named_parameters(self, prefix: str = "", recurse: bool = True,
-                         remove_duplicate: bool = True) -> Iterator[tuple[str, Parameter]]:
-        """Every parameter once (a shared one under its first name)."""
-        return self._named_members("_parameters", prefix, recurse, remove_duplicate)
-
-    def parameters(self, recurse: bool = True) -> Iterator[Parameter]:
-        for _, param in self.named_parameters(recurse=recurse):
-            yield param
-
-    def named_buffers(self, prefix: str = "", recurse: bool = True,
-                      remove_duplicate: bool = True) -> Iterator[tuple[str, Tensor]]:
-        return self._named_members("_buffers", prefix, recurse, remove_duplicate)
-
-    def buffers(self, recurse: bool = True) -> Iterator[Tensor]:
-        for _, buffer in self.named_buffers(recurse=recurse):
-            yield buffer
-
-    def get_submodule(self, target: str) -> Module:
-        """The module at a dotted path such as ``"encoder.0"``."""
-        module = self
-        for item in target.split(".") if target else ():
-            if not hasattr(module, item):
-                raise AttributeError(f"{module._get_name()} has no attribute `{item}`")
-            module = getattr(module, item)
-            if not isinstance(module, Module):
-                raise AttributeError(f"`{item}` is not an nn.Module")
-        return module
-
-    def set_submodule(self, target: str, module: Module, strict: bool = False) -> None:
-        """Put ``module`` at a dotted path such as ``"encoder.0"``: an assignment to the
-        parent module, so registration hooks see it as they see ``parent.name = module``.
-        With ``strict``, only an existing attribute may be replaced.
-        See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.Module.html#torch.nn.Module.set_submodule>
-        """
-        if target == "":
-            raise ValueError("Cannot set the submodule without a target name!")
-        if not isinstance(module, Module):
-            raise ValueError(f"`module` is not an nn.Module, found {type(module)}")
-        parent_path, _, name = target.rpartition(".")
-        parent = self.get_submodule(parent_path)
-        if strict and not hasattr(parent, name):
-            raise AttributeError(f"{parent._get_name()} has no attribute `{name}`")
-        if hasattr(parent, name) and not isinstance(getattr(parent, name), Module):
-            raise AttributeError(f"`{name}` is not an nn.Module")
-        setattr(parent, name, module)
-
-    def get_parameter(self, target: str) -> Parameter:
-        """The parameter at a dotted path such as ``"encoder.0.weight"``.
-        See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.Module.html#torch.nn.Module.get_parameter>
-        """
-        _, name, param = self._get_member(target)
-        if not isinstance(param, Parameter):
-            raise AttributeError(f"`{name}` is not an nn.Parameter")
-        return param
-
-    def get_buffer(self, target: str) -> Tensor:
-        """The buffer at a dotted path such as ``"norm.running_mean"``.
-        See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.Module.html#torch.nn.Module.get_buffer>
-        """
-        module, name, buffer = self._get_member(target)
-        if name not in module._buffers:
-            raise AttributeError(f"`{name}` is not a buffer")
-        return buffer
-
-    def _get_member(self, target: str) -> tuple[Module, str, Any]:
-        """For ``get_parameter`` and ``get_buffer``: the module that the path up to the last
-        dot leads to (found as ``get_submodule`` finds it), the last name, and what that
-        name holds there."""
-        module_path, _, name = target.rpartition(".")
-        module = self.get_submodule(module_path)
-        if not hasattr(module, name):
-            raise AttributeError(f"{module._get_name()} has no attribute `{name}`")
-        return module, name, getattr(module, name)
-
-    def apply(self, fn: Callable[[Module], None]) -> Module:
-        """Call ``fn`` on every sub-module, children first, then on this module."""
-        for module in self.children():
-            module.apply(fn)
-        fn(self)
-        return self
-
-    # == moving and casting: ``to``, ``float()``, ... =========================================
-    def _apply(self, fn: Callable[[Tensor], Tensor]) -> Module:
-        """Replace every parameter's and buffer's values by ``fn`` of them, children first.
-
-        By default a parameter stays the *same* ``Parameter`` object: only its ``.data``
-        (and its gradient's) is replaced. That is why an optimiser built before
-        ``model.double()`` still holds the model's parameters, and why hooks registered on
-        them keep firing. ``torch.__future__`` has two other ways: a new ``Parameter``
-        (overwrite), or the same object with its whole content swapped (swap), which
-        leaves its old hooks behind. A buffer, which no optimiser holds, is simply
-        replaced by the converted tensor. The module's own hooks are not touched.
-        See <https://docs.pytorch.org/docs/2.13/future_mod.html>
-        """
-        for module in self.children():
-            module._apply(fn)
-        swap = __future__.get_swap_module_params_on_conversion()
-        overwrite = __future__.get_overwrite_module_params_on_conversion()
-        for key, param in self._parameters.items():
-            if param is None:
-                continue
-            with no_grad():  # the conversion is not part of any graph
-                applied = fn(param)
-            grad = param._grad
-            if swap:
-                self._swap_in(key, param, Parameter(applied, param.requires_grad), grad)
-                out = param
-            elif overwrite:
-                out = self._parameters[key] = Parameter(applied, param.requires_grad)
-            else:
-                param.data = applied
-                out = param
-            if grad is None:
-                continue
-            with no_grad():
-                grad_applied = fn(grad)
-            if swap:
-                grad_applied.requires_grad_(grad.requires_grad)
-                try:
-                    swap_tensors(grad, grad_applied)
-                except Exception as error:
-                    raise RuntimeError(f"_apply(): Couldn't swap {self._get_name()}.{key}.grad"
-                                       ) from error
-                out.grad = grad
-            elif overwrite:
-                out.grad = grad_applied.requires_grad_(grad.requires_grad)
-            else:
-                out.grad.data = grad_applied
-        for name, buffer in self._buffers.items():
-            if buffer is not None:
-                self._buffers[name] = fn(buffer)
-        return self
-
-    def _swap_in(self, key: str, param: Parameter, applied: Parameter, grad: Tensor | None
-                 ) -> None:
-        """Swap ``applied`` into ``param``; the gradient is set aside during the swap, and
-        put back if it fails, so a failed conversion leaves the parameter as it was."""
-        try:
-            param.grad = None
-            swap_tensors(param, applied)
-        except Exception as error:
-            param.grad = grad
-            raise RuntimeError(f"_apply(): Couldn't swap {self._get_name()}.{key}") from error
-
-    def to(self, *args: Any, **kwargs: Any) -> Module:
-        """Move and/or cast the parameters and buffers, in place; returns the module.
-
-        ``to(device)``, ``to(dtype)``, ``to(device, dtype)`` or ``to(tensor)``, as
-        ``Tensor.to``. Only floating-point parameters and buffers change dtype: an integer
-        buffer (a step counter) keeps its type, which is also why an integer ``dtype`` is
-        refused. The only device is the CPU; any other is an error.
-        See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.Module.html#torch.nn.Module.to>
-        """
-        dtype = parse_to(*args, **kwargs)
-        if dtype is not None and not dtype.is_floating_point:
-            raise TypeError("nn.Module.to only accepts floating point or complex dtypes, but "
-                            f"got desired dtype={dtype}")
-        return self._apply(lambda t: t.to(dtype) if t.is_floating_point() else t)
-
-    def cpu(self) -> Module:
-        """Move to the CPU: everything is there already, so the tensors stay as they are."""
-        return self._apply(lambda t: t.cpu())
-
-    def type(self, dst_type: Any) -> Module:
-        """Cast *every* parameter and buffer, integer ones too, to ``dst_type`` (a dtype or
-        a legacy name such as ``"torch.DoubleTensor"``)."""
-        return self._apply(lambda t: t.type(dst_type))
-
-    def float(self) -> Module:
-        """Cast floating-point parameters and buffers to float32."""
-        return self.to(_dtype.float32)
-
-    def double(self) -> Module:
-        """Cast floating-point parameters and buffers to float64 (for ``gradcheck``)."""
-        return self.to(_dtype.float64)
-
-    def half(self) -> Module:
-        """Cast floating-point parameters and buffers to float16."""
-        return self.to(_dtype.float16)
-
-    # == modes and gradients ==================================================================
-    def train(self, mode: bool = True) -> Module:
-        if not isinstance(mode, bool):
-            raise ValueError("training mode is expected to be boolean")
-        self.training = mode
-        for module in self.children():
-            module.train(mode)
-        return self
-
-    def eval(self) -> Module:
-        return self.train(False)
-
-    def requires_grad_(self, requires_grad: bool = True) -> Module:
-        for param in self.parameters():
-            param.requires_grad_(requires_grad)
-        return self
-
-    def zero_grad(self, set_to_none: bool = True) -> None:
-        for param in self.parameters():
-            if param.grad is not None:
-                if set_to_none:
-                    param.grad = None
-                else:
-                    param.grad.detach_().zero_()
-
-    # == state_dict ===========================================================================
-    def state_dict(self, *args: Any, destination: dict | None = None, prefix: str = "",
-                   keep_vars: bool = False) -> dict:
-        """Parameters and persistent buffers by dotted name, detached unless ``keep_vars``.
-        Pre-hooks run before this module's entries are collected, post-hooks after.
-
-        Older code passes ``destination, prefix, keep_vars`` positionally; that still works,
-        with PyTorch's deprecation warning.
-        """
-        if args:
-            warnings.warn("Positional args are being deprecated, use kwargs instead. Refer to "
-                          "https://pytorch.org/docs/main/generated/torch.nn.Module.html"
-                          "#torch.nn.Module.state_dict for details.", FutureWarning,
-                          stacklevel=2)
-            if destination is None:
-                destination = args[0]
-            if len(args) > 1 and prefix == "":
-                prefix = args[1]
-            if len(args) > 2 and keep_vars is False:
-                keep_vars = args[2]
-        if destination is None:
-            destination = OrderedDict()
-            destination._metadata = OrderedDict()
-        local_metadata = {"version": self._version}
-        if hasattr(destination, "_metadata"):
-            destination._metadata[prefix[:-1]] = local_metadata
-        for hook in tuple(self._state_dict_pre_hooks.values()):
-            traced(hook, "state_dict pre-hook", self)(self, prefix, keep_vars)
-        self._save_to_state_dict(destination, prefix, keep_vars)
-        for name, module in self._modules.items():
-            if module is not None:
-                module.state_dict(destination=destination, prefix=prefix + name + ".",
-                                  keep_vars=keep_vars)
-        for hook in tuple(self._state_dict_hooks.values()):
-            result = traced(hook, "state_dict post-hook", self)(
-                self, destination, prefix, local_metadata)
-            if result is not None:
-                if getattr(hook, "_from_public_api", False):
-                    raise RuntimeError("state_dict post-hook must return None")
-                destination = result
-        return destination
-
-    def _save_to_state_dict(self, destination: dict, prefix: str, keep_vars: bool) -> None:
-        """This module's own entries (not its children's): parameters, persistent buffers
-        and extra state. A module that stores something else overrides it (lazy modules
-        keep their uninitialised parameters as they are)."""
-        for name, param in self._parameters.items():
-            if param is not None:
-                destination[prefix + name] = param if keep_vars else param.detach()
-        for name, buffer in self._buffers.items():
-            if buffer is not None and name not in self._non_persistent_buffers_set:
-                destination[prefix + name] = buffer if keep_vars else buffer.detach()
-        if type(self).get_extra_state is not Module.get_extra_state:  # overridden
-            destination[prefix + _EXTRA_STATE] = self.get_extra_state()
-
-    def get_extra_state(self) -> Any:
-        """Override this (and ``set_extra_state``) to keep something besides parameters and
-        buffers in the state dict, under the key ``"_extra_state"``: a module is asked only
-        when its class overrides it.
-        See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.Module.html#torch.nn.Module.get_extra_state>
-        """
-        raise RuntimeError("Reached a code path in Module.get_extra_state() that should never "
-                           "be called: state_dict() asks only modules that override it.")
-
-    def set_extra_state(self, state: Any) -> None:
-        """Override this to take back what ``get_extra_state`` stored, in
-        ``load_state_dict``.
-        See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.Module.html#torch.nn.Module.set_extra_state>
-        """
-        raise RuntimeError("Reached a code path in Module.set_extra_state() that should never "
-                           "be called: load_state_dict() tells only modules that override it.")
-
-    def _load_from_state_dict(self, state_dict: dict, prefix: str, local_metadata: dict,
-                              strict: bool, missing_keys: list, unexpected_keys: list,
-                              error_msgs: list) -> None:
-        for hook in tuple(self._load_state_dict_pre_hooks.values()):
-            traced(hook, "load_state_dict pre-hook", self)(
-                state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
-                error_msgs)
-        assign = local_metadata.get("assign_to_params_buffers", False)
-        local_state = {name: value for name, value in itertools.chain(
-            self._parameters.items(),
-            ((n, b) for n, b in self._buffers.items()
-             if n not in self._non_persistent_buffers_set)) if value is not None}
-        for name, param in local_state.items():
-            key = prefix + name
-            if key not in state_dict:
-                if strict:
-                    missing_keys.append(key)
-                continue
-            source = state_dict[key]
-            if not isinstance(source, Tensor):
-                error_msgs.append(f'While copying the parameter named "{key}", expected '
-                                  "torch.Tensor or Tensor-like object from checkpoint but "
-                                  f"received {type(source)}")
-                continue
-            lazy = is_lazy(param)  # an uninitialised parameter has no shape to check yet
-            if not lazy and param.ndim == 0 and source.shape == (1,):
-                source = source[0]
-            if not lazy and source.shape != param.shape:
-                error_msgs.append(f"size mismatch for {key}: copying a param with shape "
-                                  f"{source.shape} from checkpoint, the shape in current model "
-                                  f"is {param.shape}.")
-                continue
-            try:
-                with no_grad():
-                    self._load_one(name, param, source, assign)
-            except Exception as error:
-                action = "swapping" if __future__.get_swap_module_params_on_conversion() \
-                    else "copying"
-                error_msgs.append(f'While {action} the parameter named "{key}", whose '
-                                  f"dimensions in the model are {param.size()} and whose "
-                                  f"dimensions in the checkpoint are {source.size()}, an "
-                                  f"exception occurred : {error.args}.")
-        extra_state_key = prefix + _EXTRA_STATE
-        if type(self).set_extra_state is not Module.set_extra_state:  # overridden
-            if extra_state_key in state_dict:
-                self.set_extra_state(state_dict[extra_state_key])
-            elif strict:
-                missing_keys.append(extra_state_key)
-        elif strict and extra_state_key in state_dict:
-            unexpected_keys.append(extra_state_key)
-        if strict:
-            for key in state_dict:
-                if key.startswith(prefix) and key != extra_state_key:
-                    head, *rest = key[len(prefix):].split(".", 1)
-                    if (rest and head not in self._modules) or \
-                            (not rest and head not in local_state):
-                        unexpected_keys.append(key)
-
-    def _load_one(self, name: str, param: Tensor, source: Tensor, assign: bool) -> None:
-        """Load one checkpoint tensor: copy it into ``param``; with ``assign``, make it the
-        parameter or buffer itself (keeping only the module's ``requires_grad``); with the
-        swap switch of ``torch.__future__``, swap the result into the same object."""
-        if __future__.get_swap_module_params_on_conversion():
-            new = param.module_load(source, assign=assign)
-            if isinstance(param, Parameter):
-                new = Parameter(new, requires_grad=param.requires_grad)
-            swap_tensors(param, new)
-        elif assign:
-            if isinstance(param, Parameter):
-                if isinstance(source, Parameter):
-                    source.requires_grad_(param.requires_grad)
-                else:
-                    source = Parameter(source, requires_grad=param.requires_grad)
-            setattr(self, name, source)
-        else:
-            param.copy_(source)
-
-    def load_state_dict(self, state_dict: Mapping[str, Any], strict: bool = True,
-                        assign: bool = False) -> _IncompatibleKeys:
-        """Copy values from ``state_dict`` into this module's parameters and buffers (with
-        ``assign``, make the given tensors the parameters and buffers instead).
-
-        With ``strict`` any missing or unexpected key is an error (raised after the
-        matching entries were copied, as in PyTorch).
-        """
-        if not isinstance(state_dict, Mapping):
-            raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
-        missing_keys: list[str] = []
-        unexpected_keys: list[str] = []
-        error_msgs: list[str] = []
-        metadata = getattr(state_dict, "_metadata", None)
-        state_dict = OrderedDict(state_dict)  # a copy: the pre-hooks may edit it
-        if metadata is not None:
-            state_dict._metadata = metadata
-
-        def load(module: Module, local_state_dict: dict, prefix: str = "") -> None:
-            local_metadata = {} if metadata is None else metadata.get(prefix[:-1], {})
-            if assign:
-                local_metadata["assign_to_params_buffers"] = assign
-            module._load_from_state_dict(local_state_dict, prefix, local_metadata, True,
-                                         missing_keys, unexpected_keys, error_msgs)
-            for name, child in module._modules.items():
-                if child is not None:
-                    child_prefix = prefix + name + "."
-                    load(child, {k: v for k, v in local_state_dict.items()
-                                 if k.startswith(child_prefix)}, child_prefix)
-            keys = _IncompatibleKeys(missing_keys, unexpected_keys)
-            for hook in tuple(module._load_state_dict_post_hooks.values()):
-                if traced(hook, "load_state_dict post-hook", module)(module, keys) is not None:
-                    raise AssertionError(
-                        "Hooks registered with ``register_load_state_dict_post_hook`` are not"
-                        " expected to return new values, if incompatible_keys need to be "
-                        "modified, it should be done inplace.")
-
-        load(self, state_dict)
-        if strict:
-            if unexpected_keys:
-                error_msgs.insert(0, "Unexpected key(s) in state_dict: {}. ".format(
-                    ", ".join(f'"{k}"' for k in unexpected_keys)))
-            if missing_keys:
-                error_msgs.insert(0, "Missing key(s) in state_dict: {}. ".format(
-                    ", ".join(f'"{k}"' for k in missing_keys)))
-        if error_msgs:
-            raise RuntimeError("Error(s) in loading state_dict for {}:\n\t{}".format(
-                type(self).__name__, "\n\t".join(error_msgs)))
-        return _IncompatibleKeys(missing_keys, unexpected_keys)
-
-    # == printing =============================================================================
-    def extra_repr(self) -> str:
-        """The text inside this module's parentheses in ``repr``; layers override it."""
-        return ""
-
-    def _get_name(self) -> str:
-        return type(self).__name__
-
-    def __repr__(self) -> str:
-        lines = self.extra_repr().split("\n") if self.extra_repr() else []
-        lines += [f"({name}): {_addindent(repr(module), 2)}"
-                  for name, module in self._modules.items()]
-        main = self._get_name() + "("
-        if lines:
-            if len(lines) == 1 and not self._modules:
-                main += lines[0]
-            else:
-                main += "\n  " + "\n  ".join(lines) + "\n"
-        return main + ")"
-
-    def __dir__(self) -> list[str]:
-        keys = [*dir(type(self)), *self.__dict__, *self._parameters, *self._modules,
-                *self._buffers]
-        return sorted(key for key in keys if not key[0].isdigit())
 
 
 def _fresh_state() -> dict[str, Any]:
@@ -1084,38 +607,3 @@ def _typename(value: Any) -> str:
     module = type(value).__module__
     name = type(value).__qualname__
     return name if module in ("builtins", "__builtin__", None) else f"{module}.{name}"
-
-
-def _warn_legacy_backward_hook(inputs: Any, result: Any, grad_fn: Any) -> None:
-    """The deprecation warnings PyTorch gives when a legacy hook will miss gradients."""
-    def warn(message: str) -> None:
-        warnings.warn(message, FutureWarning, stacklevel=5)
-
-    outputs = (result,) if isinstance(result, Tensor) else result
-    if not (isinstance(outputs, tuple) and all(isinstance(r, Tensor) for r in outputs)):
-        return warn("Using non-full backward hooks on a Module that does not return a single "
-                    "Tensor or a tuple of Tensors is deprecated and will be removed in future "
-                    "versions. This hook will be missing some of the grad_output. Please use "
-                    "register_full_backward_hook to get the documented behavior.")
-    inputs = (inputs,) if isinstance(inputs, Tensor) else inputs
-    if not (isinstance(inputs, tuple) and all(isinstance(i, Tensor) for i in inputs)):
-        return warn("Using non-full backward hooks on a Module that does not take as input a "
-                    "single Tensor or a tuple of Tensors is deprecated and will be removed in "
-                    "future versions. This hook will be missing some of the grad_input. Please "
-                    "use register_full_backward_hook to get the documented behavior.")
-    output_nodes = {r.grad_fn for r in outputs if r.grad_fn is not None}
-    if not output_nodes or (len(output_nodes) == 1 and grad_fn not in output_nodes):
-        warn("Using a non-full backward hook when outputs are nested in python data structure "
-             "is deprecated and will be removed in future versions. This hook will be missing "
-             "some grad_output.")
-    elif len(output_nodes) > 1:
-        warn("Using a non-full backward hook when outputs are generated by different autograd "
-             "Nodes is deprecated and will be removed in future versions. This hook will be "
-             "missing some grad_output. Please use register_full_backward_hook to get the "
-             "documented behavior.")
-    elif {i.grad_fn for i in inputs if i.grad_fn is not None} != \
-            {n for n, _ in grad_fn.next_functions}:
-        warn("Using a non-full backward hook when the forward contains multiple autograd "
-             "Nodes is deprecated and will be removed in future versions. This hook will be "
-             "missing some grad_input. Please use register_full_backward_hook to get the "
-             "documented behavior.")
