@@ -160,7 +160,7 @@ class Checks:
 @dataclass(frozen=True)
 class Result:
     """What happened to one check: ``pass``, ``fail``, ``todo`` (the check reached a gap
-    that still raises ``NotImplementedError``) or ``skip``; ``detail`` says why, and
+    that still raises ``NotImplementedError``); ``detail`` says why, and
     ``printed`` is what the learner's code printed meanwhile. ``library`` is what the check
     compared with: ``minitorch_hooks``, ``live PyTorch`` or ``recorded PyTorch 2.13``."""
 
