@@ -118,7 +118,8 @@ def watching(watcher: Any) -> Iterator[None]:
 @dataclass(frozen=True)
 class Check:
     """One check of one step; ``function(ex, torch)`` raises when the step is not right.
-    ``compare_with_pytorch``: the command line runs it with real PyTorch too."""
+    ``compare_with_pytorch``: the command line also compares it with PyTorch (live, or
+    its recorded answers)."""
 
     step: int
     title: str
@@ -132,7 +133,8 @@ class Checks:
 
     ``compare_with_pytorch`` is the default for its checks: the exercises that rebuild
     PyTorch's machinery compare what the learner built with the library, and the command
-    line runs those comparisons with real PyTorch too when it is installed.
+    line runs those comparisons with real PyTorch too when it is installed, or holds what
+    they compare against PyTorch's recorded answers when it is not.
     """
 
     def __init__(self, *, compare_with_pytorch: bool = False) -> None:
@@ -261,7 +263,7 @@ def run_exercise(number: int, checks: Checks, path: Path) -> list[Result]:
     installed, else on minitorch_hooks again, compared with PyTorch's recorded answers."""
     import minitorch_hooks
 
-    from . import answers
+    from . import answers  # here: answers.py builds on this module
 
     module = load(path)
     comparisons = any(check.compare_with_pytorch for check in checks)
