@@ -19,7 +19,7 @@ import subprocess
 import sys
 
 import pytest
-from harness import real_torch
+from harness import pytorch_answer
 
 import minitorch_hooks
 from minitorch_hooks.__main__ import main
@@ -497,10 +497,15 @@ def _global_module_hooks(torch) -> list:
 @pytest.mark.parametrize("library", ["minitorch_hooks", "torch"])
 def test_the_global_hooks_chapter_leaves_no_global_hook_behind(library):
     """Global hooks would fire in every later chapter (and test) if the example kept them."""
-    torch = minitorch_hooks if library == "minitorch_hooks" else real_torch()
-    before = _global_module_hooks(torch)
-    CHAPTERS[CHAPTER_MODULES.index("global_hooks")].run(torch)
-    assert _global_module_hooks(torch) == before
+    def leaves_none(torch) -> bool:
+        before = _global_module_hooks(torch)
+        CHAPTERS[CHAPTER_MODULES.index("global_hooks")].run(torch)
+        return _global_module_hooks(torch) == before
+
+    if library == "minitorch_hooks":
+        assert leaves_none(minitorch_hooks)
+    else:
+        assert pytorch_answer(leaves_none)
 
 
 # -- colour and determinism -----------------------------------------------------------------
@@ -581,18 +586,21 @@ def test_chapter_prints_what_pytorch_prints_and_fires_the_same_hooks(capsys, num
     registration. That cannot see graph-node hooks, so they are left out of the timeline
     comparison (EXPECTED_TIMELINES checks chapter 5's by hand), and the whole text is
     compared only where there are none."""
-    torch = real_torch()
     chapter = CHAPTERS[int(number) - 1]
+
+    def on_pytorch(torch) -> tuple:
+        lines, trace = chapter.run_traced(torch)
+        rendered = render_chapter(int(number), len(CHAPTERS), chapter, torch, Style(False))
+        return lines, [e.line() for e in trace.events], rendered
+
+    their_lines, their_timeline, their_chapter = pytorch_answer(on_pytorch)
     our_lines, ours = chapter.run_traced(minitorch_hooks)
-    their_lines, theirs = chapter.run_traced(torch)
     assert our_lines == their_lines
-    assert [e.line() for e in ours.events if e.kind not in NOT_SEEN] == \
-        [e.line() for e in theirs.events]
+    assert [e.line() for e in ours.events if e.kind not in NOT_SEEN] == their_timeline
     if all(e.kind not in NOT_SEEN for e in ours.events):
         _, out, _ = run(capsys, "tour", "--chapter", number)
-        on_pytorch = render_chapter(int(number), len(CHAPTERS), chapter, torch, Style(False))
         way_on = render_next(int(number), len(CHAPTERS), Style(False))
-        assert out == on_pytorch + "\n\n\n" + way_on + "\n"
+        assert out == their_chapter + "\n\n\n" + way_on + "\n"
 
 
 # -- the pager --------------------------------------------------------------------------------

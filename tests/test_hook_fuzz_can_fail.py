@@ -1,6 +1,9 @@
 """The differential fuzzers must be able to fail: on a minitorch_hooks broken on purpose, in
 ways a learner would notice, they find a difference with PyTorch.
 
+When recording, the example that found each breakage is kept; without PyTorch, its replay
+must find the breakage again.
+
 Each case breaks one thing with ``monkeypatch`` (undone after the test) and runs the state
 machine of ``conformance/test_hook_fuzz.py``, or the random graphs of
 ``conformance/test_hook_order_fuzz.py``, without shrinking, until the first failure (within
@@ -13,10 +16,14 @@ import heapq
 import itertools
 
 import pytest
+import recording
 from hypothesis import Phase, given, settings
-from test_hook_fuzz import PROFILES, HookLockstep, fuzz
-from test_hook_order_fuzz import programs, run_on_both
+from recording import live
+from test_hook_fuzz import PROFILES, HookLockstep, fuzz, replay_recorded
+from test_hook_order_fuzz import last_run, programs, run_on_both
+from test_hook_order_fuzz import replay_recorded as replay_recorded_graphs
 
+import minitorch_hooks
 from minitorch_hooks.autograd import engine
 from minitorch_hooks.nn.modules import module
 from minitorch_hooks.utils.hooks import call_hooks
@@ -45,10 +52,18 @@ UNTIL_THE_FIRST_FAILURE = settings(PROFILES["ci"], max_examples=2000, phases=[Ph
 
 @pytest.mark.parametrize("breakage", sorted(BREAKAGES))
 def test_the_fuzzer_finds_a_library_broken_on_purpose(breakage, monkeypatch):
+    """Live, the fuzzer draws until it finds the breakage; without PyTorch, the replay of
+    its recorded sequences must find it."""
     where, name, broken = BREAKAGES[breakage]
     monkeypatch.setattr(where, name, broken)
     with pytest.raises(AssertionError, match=r"step\["):
-        fuzz(HookLockstep, UNTIL_THE_FIRST_FAILURE)
+        if live():
+            try:
+                fuzz(HookLockstep, UNTIL_THE_FIRST_FAILURE)
+            finally:
+                recording.add_to_corpus(HookLockstep.last_log)
+        else:
+            replay_recorded(minitorch_hooks, test=recording.current_test())
 
 
 class _TiesInArrivalOrder:
@@ -89,4 +104,10 @@ def test_the_engine_fuzzer_finds_an_engine_broken_on_purpose(breakage, monkeypat
         run_on_both(program)
 
     with pytest.raises(AssertionError, match=r"program\["):
-        random_graphs()
+        if live():
+            try:
+                random_graphs()
+            finally:
+                recording.add_to_corpus(last_run[0])
+        else:
+            replay_recorded_graphs(test=recording.current_test())

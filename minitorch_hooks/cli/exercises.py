@@ -5,9 +5,11 @@ the current directory, and never overwrites one that is there: that file is the 
 work. ``check N`` runs exercise N's checks (``minitorch_hooks/tutorials/``) on the
 learner's work in the current directory (the ``.py`` copy, or its notebook when that was
 saved last), or on the starter in place when there is none, and prints one line per check:
-passed, failed, not done yet, or skipped. It says which file it checked, warns when a
-notebook there is not paired with the ``.py`` file, and exits with 0 only when every check
-passed (a comparison with PyTorch skipped because it is not installed does not count).
+passed, failed or not done yet. A check that compares with PyTorch has a second line, "(vs
+live PyTorch)" when PyTorch is installed, "(vs recorded PyTorch 2.13)" when its recorded
+answers stand in for it (``tutorials/answers.py``). It says which file it checked, warns
+when a notebook there is not paired with the ``.py`` file, and exits with 0 only when every
+check passed.
 ``--solution`` checks the reference solutions instead, which is how to see that the checks
 themselves pass.
 
@@ -34,9 +36,8 @@ _RESET, _BOLD, _DIM = "\033[0m", "\033[1m", "\033[2m"
 _RED, _GREEN, _YELLOW = "\033[31m", "\033[32m", "\033[33m"
 
 # How each status is marked: with colour and symbols at a terminal, plain words otherwise.
-_FANCY = {"pass": (_GREEN, "✓"), "fail": (_RED, "✗"), "todo": (_YELLOW, "○"),
-          "skip": (_DIM, "-")}
-_PLAIN = {"pass": "PASS", "fail": "FAIL", "todo": "TODO", "skip": "SKIP"}
+_FANCY = {"pass": (_GREEN, "✓"), "fail": (_RED, "✗"), "todo": (_YELLOW, "○")}
+_PLAIN = {"pass": "PASS", "fail": "FAIL", "todo": "TODO"}
 _PRINTED_LINES = 5  # of what the learner's code printed, shown under a failed check
 _WIDTH = 88
 _CHECK_LINES = 30  # a failed check's code is shown up to this length
@@ -249,8 +250,7 @@ class _Report:
         return self.paint(symbol, colour)
 
     def exercise(self, exercise: Exercise, solution: bool) -> bool:
-        """Check one exercise and print the report; true when every check passed (a
-        check skipped for want of PyTorch does not count against the learner)."""
+        """Check one exercise and print the report; true when every check passed."""
         target = _file_to_check(exercise, solution)
         path = target.path
         print(self.paint(f"Exercise {exercise.number}: {exercise.title}", _BOLD))
@@ -270,8 +270,6 @@ class _Report:
         first_todo = next((r for r in results if r.status == "todo"), None)
         hinted: set[int] = set()
         for result in results:
-            if result.status == "skip":
-                continue
             step = result.check.step
             again = memory.failed_before(exercise.name, step) > 0
             self.result(result, first_todo=result is first_todo,
@@ -281,10 +279,9 @@ class _Report:
                         number=exercise.number)
             if result.status == "fail" or result is first_todo:
                 hinted.add(step)
-        self.skips([r for r in results if r.status == "skip"])
         print(f"\n  {self.summary(results)}\n")
         memory.update(exercise.name, failed, {r.check.step for r in results} - failed)
-        return all(result.status in ("pass", "skip") for result in results)
+        return all(result.status == "pass" for result in results)
 
     def result(self, result: Result, *, first_todo: bool, show_hint: bool,
                offer_hint: bool, number: int) -> None:
@@ -328,23 +325,16 @@ class _Report:
         if len(lines) <= _CHECK_LINES:
             print(self.paint(textwrap.indent(code, " " * 8), _DIM))
 
-    def skips(self, skipped: list[Result]) -> None:
-        """The comparisons skipped without PyTorch: one line for all of them."""
-        if skipped:
-            print(f"  {self.mark('skip')} {len(skipped)} checks skipped: {skipped[0].detail}")
-
     def summary(self, results: list[Result]) -> str:
         counts = {status: sum(r.status == status for r in results)
-                  for status in ("pass", "fail", "todo", "skip")}
-        ran = len(results) - counts["skip"]
+                  for status in ("pass", "fail", "todo")}
+        ran = len(results)
         if counts["pass"] == ran:
             text = f"All {ran} checks pass"
         else:
             parts = [f"{counts['fail']} failed" if counts["fail"] else "",
                      f"{counts['todo']} not done yet" if counts["todo"] else ""]
             text = f"{counts['pass']} of {ran} checks pass ({', '.join(p for p in parts if p)})"
-        if counts["skip"]:
-            text += f"; {counts['skip']} skipped"
         return self.paint(text + ".", _GREEN) if counts["pass"] == ran else text + "."
 
 

@@ -10,12 +10,13 @@ decorator::
 
 A check receives the learner's file as a module (``ex``) and the torch-like library to
 build its scenario with (``torch``: minitorch_hooks, or real PyTorch for the comparisons).
-It fails by raising: :func:`expect`, :func:`expect_close` and :func:`expect_raises` raise
-:class:`CheckFailed` with a message meant for the learner (plain ``assert`` would vanish
-under ``python -O``).
+It fails by raising: :func:`expect`, :func:`expect_close`, :func:`expect_equal` and
+:func:`expect_raises` raise :class:`CheckFailed` with a message meant for the learner (plain
+``assert`` would vanish under ``python -O``).
 :func:`run_check` turns what happened into a :class:`Result`: a pass, a failure with its
 reason, or a gap not filled yet. :func:`run_exercise`, behind ``minitorch-hooks check``,
-runs them all, and adds the comparisons with real PyTorch (or skips them without it).
+runs them all, and adds the comparisons with PyTorch: live when it is installed, else with
+its answers recorded in ``pytorch_answers.json`` (see ``answers.py``).
 """
 
 from __future__ import annotations
@@ -24,25 +25,30 @@ import contextlib
 import importlib
 import inspect
 import io
+import os
 import sys
 import textwrap
 import traceback
 import types
 import warnings
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from ..cli.pytorch import MISSING
 from .notebooks import notebook_code
 
 # The one line that ties an exercise file to minitorch_hooks. The comparisons with real
 # PyTorch load the same file with this line replaced by ``import torch``.
 TORCH_IMPORT = "import minitorch_hooks as torch"
-PYTORCH_MISSING = MISSING
+LIVE = "live PyTorch"  # how a report names the comparison run on an installed PyTorch
+
+# What looks at every value a check compares, when something does: the recorder of
+# PyTorch's answers, or the comparison of the learner's values with those answers (both in
+# ``answers.py``). It has ``close(actual, expected, what)`` and ``equal(...)`` methods.
+_watcher: Any = None
 
 
 class CheckFailed(AssertionError):  # noqa: N818 - a verdict on the learner's code
@@ -74,18 +80,46 @@ def as_array(value: Any) -> np.ndarray:
     return np.array(value, dtype=float)
 
 
+def close(got: np.ndarray, want: np.ndarray) -> bool:
+    """Whether two arrays have the same shape and the same values, to float32's precision."""
+    return got.shape == want.shape and np.allclose(got, want, rtol=1e-5, atol=1e-6)
+
+
 def expect_close(actual: Any, expected: Any, what: str) -> None:
     """Fail unless ``actual`` has ``expected``'s shape and values (float32 tolerance)."""
     expect(actual is not None, f"{what} is None, expected {as_array(expected).tolist()}")
     got, want = as_array(actual), as_array(expected)
-    expect(got.shape == want.shape and np.allclose(got, want, rtol=1e-5, atol=1e-6),
+    expect(close(got, want),
            f"{what} is {np.round(got, 4).tolist()}, expected {np.round(want, 4).tolist()}")
+    if _watcher is not None:
+        _watcher.close(got, want, what)
+
+
+def expect_equal(actual: Any, expected: Any, what: str, message: str) -> None:
+    """Fail with ``message`` unless ``actual == expected``. ``what`` names the value (``"the
+    events"``), for the comparison with PyTorch's recorded answer."""
+    expect(actual == expected, message)
+    if _watcher is not None:
+        _watcher.equal(actual, expected, what)
+
+
+@contextlib.contextmanager
+def watching(watcher: Any) -> Iterator[None]:
+    """Let ``watcher`` see every value that :func:`expect_close` and :func:`expect_equal`
+    compare inside the ``with`` block."""
+    global _watcher
+    outer, _watcher = _watcher, watcher
+    try:
+        yield
+    finally:
+        _watcher = outer
 
 
 @dataclass(frozen=True)
 class Check:
     """One check of one step; ``function(ex, torch)`` raises when the step is not right.
-    ``compare_with_pytorch``: the command line runs it with real PyTorch too."""
+    ``compare_with_pytorch``: the command line also compares it with PyTorch (live, or
+    its recorded answers)."""
 
     step: int
     title: str
@@ -99,7 +133,8 @@ class Checks:
 
     ``compare_with_pytorch`` is the default for its checks: the exercises that rebuild
     PyTorch's machinery compare what the learner built with the library, and the command
-    line runs those comparisons with real PyTorch too when it is installed.
+    line runs those comparisons with real PyTorch too when it is installed, or holds what
+    they compare against PyTorch's recorded answers when it is not.
     """
 
     def __init__(self, *, compare_with_pytorch: bool = False) -> None:
@@ -127,8 +162,9 @@ class Checks:
 @dataclass(frozen=True)
 class Result:
     """What happened to one check: ``pass``, ``fail``, ``todo`` (the check reached a gap
-    that still raises ``NotImplementedError``) or ``skip``; ``detail`` says why, and
-    ``printed`` is what the learner's code printed meanwhile."""
+    that still raises ``NotImplementedError``); ``detail`` says why, and
+    ``printed`` is what the learner's code printed meanwhile. ``library`` is what the check
+    compared with: ``minitorch_hooks``, ``live PyTorch`` or ``recorded PyTorch 2.13``."""
 
     check: Check
     library: str
@@ -210,24 +246,40 @@ def describe_error(error: BaseException, filename: str) -> str:
     return text
 
 
+def live_pytorch() -> types.ModuleType | None:
+    """Real PyTorch, or None when the comparisons use its recorded answers: when it cannot
+    be imported, or when ``MTH_CONFORMANCE=recorded`` asks for them (as the tests do)."""
+    if os.environ.get("MTH_CONFORMANCE") == "recorded":
+        return None
+    try:
+        return importlib.import_module("torch")
+    except ImportError:
+        return None
+
+
 def run_exercise(number: int, checks: Checks, path: Path) -> list[Result]:
     """Every check of exercise ``number`` on the file at ``path``, with minitorch_hooks;
-    each comparison is followed by its run with real PyTorch (a skip without it)."""
+    each comparison is followed by its run with PyTorch: on live PyTorch when it is
+    installed, else on minitorch_hooks again, compared with PyTorch's recorded answers."""
     import minitorch_hooks
 
+    from . import answers  # here: answers.py builds on this module
+
     module = load(path)
-    torch = on_torch = None
-    if any(check.compare_with_pytorch for check in checks):
-        try:
-            torch = importlib.import_module("torch")
-        except ImportError:
-            pass  # the comparisons are reported as skipped
-        else:
-            on_torch = load(path, "torch")
+    comparisons = any(check.compare_with_pytorch for check in checks)
+    torch = live_pytorch() if comparisons else None
+    if torch is not None:
+        on_torch = load(path, "torch")
+    elif comparisons:
+        recorded = answers.read()
+        on_minitorch = load(path)  # a fresh copy: the first run may have changed its state
     results = []
     for check in checks:
         results.append(run_check(check, module, minitorch_hooks, number))
-        if check.compare_with_pytorch:
-            results.append(Result(check, "PyTorch", "skip", PYTORCH_MISSING)
-                           if torch is None else run_check(check, on_torch, torch, number))
+        if not check.compare_with_pytorch:
+            continue
+        if torch is not None:
+            results.append(replace(run_check(check, on_torch, torch, number), library=LIVE))
+        else:
+            results.append(answers.run_recorded(check, on_minitorch, number, recorded))
     return results

@@ -5,10 +5,14 @@ returns whatever it wants compared (tensors, numbers, lists of hook events, stri
 may raise. :func:`assert_same_outcome` runs it on both libraries and compares the results
 structurally: tensors by dtype, shape and values (float32 tolerance), exceptions by type
 and message, warnings by category and message.
+
+Without PyTorch installed, PyTorch's side is read from its recording instead
+(``recording.py``): the same scenario, the same comparison.
 """
 
 from __future__ import annotations
 
+import hashlib
 import math
 import re
 import warnings
@@ -16,13 +20,17 @@ from typing import Any
 
 import numpy as np
 import pytest
+import recording
 
 import minitorch_hooks
 from minitorch_hooks.cli.pytorch import MISSING as REASON
 
 
 def real_torch() -> Any:
-    """The real ``torch`` module, or a visible skip when it is not installed."""
+    """The real ``torch`` module, or a visible skip when it is not installed (or when the
+    recorded mode is forced with ``MTH_CONFORMANCE=recorded``)."""
+    if not recording.live():
+        pytest.skip(REASON)
     return pytest.importorskip("torch", reason=REASON)
 
 
@@ -34,6 +42,13 @@ class TensorValue:
         self.shape = tuple(tensor.shape)
         self.array = np.array(tensor.detach().numpy(), copy=True)
 
+    @classmethod
+    def of(cls, dtype: str, array: np.ndarray) -> TensorValue:
+        """A tensor's value as recorded: its dtype name and its values."""
+        value = cls.__new__(cls)
+        value.dtype, value.shape, value.array = dtype, tuple(array.shape), array
+        return value
+
     def __repr__(self) -> str:
         return f"TensorValue({self.dtype}, {self.shape}, {self.array.tolist()})"
 
@@ -44,6 +59,13 @@ class Raised:
     def __init__(self, error: BaseException) -> None:
         self.type = type(error).__name__
         self.message = str(error)
+
+    @classmethod
+    def of(cls, type_name: str, message: str) -> Raised:
+        """An error as recorded: its type name and message."""
+        raised = cls.__new__(cls)
+        raised.type, raised.message = type_name, message
+        return raised
 
     def __repr__(self) -> str:
         return f"Raised({self.type}: {self.message})"
@@ -57,11 +79,14 @@ def outcome(scenario: Any, torch: Any) -> tuple[Any, list[tuple[str, str]]]:
             result = scenario(torch)
         except Exception as error:  # noqa: BLE001 - the error is the result being compared
             result = Raised(error)
-    return result, [(w.category.__name__, _TRIGGERED.sub("", str(w.message))) for w in caught]
+    return result, [(w.category.__name__, _ADDRESS.sub(" at 0x...", _TRIGGERED.sub(
+        "", str(w.message)))) for w in caught]
 
 
 # PyTorch appends where in its C++ a warning came from; that is not part of the message.
 _TRIGGERED = re.compile(r" \(Triggered internally at .*\)$", re.DOTALL)
+# Nor is an object's address (``<function f at 0x7f...>``), which changes from run to run.
+_ADDRESS = re.compile(r" at 0x[0-9a-f]+")
 
 
 def normalise(value: Any) -> Any:
@@ -118,13 +143,39 @@ def assert_same_outcome(scenario: Any, *, rtol: float = 1e-5, atol: float = 1e-6
                         check_warnings: bool = True) -> Any:
     """Run ``scenario`` on both libraries and assert that the outcomes match.
 
-    Returns PyTorch's result, so a test can add assertions of its own.
+    Returns PyTorch's result, normalised, so a test can add assertions of its own.
     """
-    torch = real_torch()
-    theirs, their_warnings = outcome(scenario, torch)
+    theirs, their_warnings = pytorch_answer(lambda torch: outcome(scenario, torch),
+                                            rtol=rtol, atol=atol)
     mine, my_warnings = outcome(scenario, minitorch_hooks)
-    assert_close(normalise(mine), normalise(theirs), rtol, atol)
+    assert_close(normalise(mine), theirs, rtol, atol)
     if check_warnings:
+        their_warnings = [tuple(w) for w in their_warnings]
         assert my_warnings == their_warnings, (
             f"warnings differ:\n ours:  {my_warnings}\n torch: {their_warnings}")
     return theirs
+
+
+def pytorch_answer(question: Any, *, rtol: float = 1e-5, atol: float = 1e-6) -> Any:
+    """``question(torch)`` answered by real PyTorch, normalised: live when PyTorch is
+    installed (and then checked against its recording, with the same tolerances), else read
+    from the recording. The running test's answers are recorded in the order it asks,
+    under its pytest id."""
+    return recording.answer(lambda: normalise(question(real_torch())),
+                            lambda live, recorded: assert_close(live, recorded, rtol, atol))
+
+
+def pytorch_outcome(scenario: Any) -> tuple[Any, list]:
+    """:func:`outcome` on PyTorch, as :func:`pytorch_answer` gives it (normalised, tuples
+    read as lists): for a deviation test, which checks each library's side on its own."""
+    return pytorch_answer(lambda torch: outcome(scenario, torch))
+
+
+def bits(array: np.ndarray) -> list:
+    """An array as its dtype, shape, a digest of its bytes and (to show in a failure) its
+    first values: what a bit-exact comparison needs, in a few dozen characters however
+    large the array (a million random draws would fill megabytes of recording)."""
+    array = np.ascontiguousarray(array)
+    first = [str(value) for value in array.reshape(-1)[:3]]
+    return [array.dtype.name, list(array.shape),
+            hashlib.sha256(array.tobytes()).hexdigest()[:20], first]

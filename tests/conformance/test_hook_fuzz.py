@@ -32,18 +32,25 @@ does not require grad match PyTorch, so they are compared like everything else.
 
 CI runs 300 examples of up to 30 steps, the same ones each run; for thousands of fresh
 ones, run ``MTH_FUZZ=long pytest tests/conformance/test_hook_fuzz.py`` (CONTRIBUTING.md).
+
+``python -m tests.conformance.record`` keeps the first ``REPLAYED`` examples: each rule the
+machine ran, with what it drew and what PyTorch did. ``test_recorded_hook_sequences_replay``
+runs them again on minitorch_hooks (and on PyTorch, when installed, which must still do the
+same); so without PyTorch the fuzzer replays its recorded sequences.
 """
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import itertools
 import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from harness import TensorValue, assert_close, outcome, real_torch
+import recording
+from harness import TensorValue, assert_close, normalise, outcome, real_torch
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
@@ -410,31 +417,69 @@ def _values(shape: tuple[int, ...]) -> st.SearchStrategy:
     return st.lists(_values(shape[1:]), min_size=shape[0], max_size=shape[0])
 
 
-class HookLockstep(RuleBasedStateMachine):
-    """Drives both worlds through the same steps and compares them after each one."""
+REPLAYED = 40  # examples kept in the recording, for the recorded mode
 
-    def __init__(self) -> None:
+
+class HookLockstep(RuleBasedStateMachine):
+    """Drives both worlds through the same steps and compares them after each one.
+
+    ``log`` keeps the rules run, with their arguments, draws and PyTorch's observation,
+    for the recording (while ``to_record`` counts down); ``replaying`` holds the recorded
+    observations when a recorded sequence is run again on one ``library`` alone."""
+
+    to_record = 0  # how many more examples to keep, when recording
+    last_log: list[dict[str, Any]] = []  # the last example run (the failing one, on failure)
+
+    def __init__(self, replaying: Iterator[Any] | None = None, library: Any = None) -> None:
         super().__init__()
         self.worlds: list[World] = []
         self.next_label = 0
+        self.replaying, self.library = replaying, library
+        self.log: list[dict[str, Any]] = []
 
     @initialize(parameters=st.fixed_dictionaries(
                     {name: _values(shape) for name, shape in PARAMETER_SHAPES.items()}),
                 x=_values((2,)))
     def build_both_models(self, parameters: dict[str, list], x: list[float]) -> None:
+        self.log.append({"rule": "build_both_models",
+                         "args": {"parameters": parameters, "x": x}})
+        libraries = (self.library,) if self.replaying else (real_torch(), minitorch_hooks)
         # Globals first: the state machine's teardown cleans them, whatever happened.
-        for torch in (real_torch(), minitorch_hooks):
+        for torch in libraries:
             torch.nn.modules.module._global_is_full_backward_hook = None
-        self.worlds = [World(real_torch(), parameters, x), World(minitorch_hooks, parameters, x)]
+        self.worlds = [World(torch, parameters, x) for torch in libraries]
 
     def teardown(self) -> None:
         for world in self.worlds:
             world.remove_all_hooks()
+        if self.replaying is None:
+            HookLockstep.last_log = self.log
+        if recording.RECORDING and HookLockstep.to_record and self.replaying is None:
+            HookLockstep.to_record -= 1
+            recording.add_to_corpus(self.log)
+
+    def note_rule(self, rule: str, **args: Any) -> None:
+        """Log a rule about to run, with its arguments (a hook's spec as a dict)."""
+        spec = args.get("spec")
+        if spec is not None:
+            args["spec"] = dataclasses.asdict(spec)
+        self.log.append({"rule": rule, "args": args, "draws": []})
+
+    def draw(self, data: st.DataObject, strategy: st.SearchStrategy, label: str) -> Any:
+        value = data.draw(strategy, label=label)
+        self.log[-1]["draws"].append(value)
+        return value
 
     # -- the comparison after every step -------------------------------------------------------
     def step(self, action: Callable[[World], Any]) -> None:
         """Apply ``action`` to both worlds and assert that they end up the same."""
-        theirs, mine = (self.observe(world, action) for world in self.worlds)
+        if self.replaying is not None:
+            theirs = next(self.replaying)
+            mine = compact(normalise(self.observe(self.worlds[-1], action)))
+        else:
+            theirs = normalise(self.observe(self.worlds[0], action))
+            self.log[-1]["torch"] = compact(theirs)
+            mine = self.observe(self.worlds[-1], action)
         assert_close(mine, theirs, rtol=1e-5, atol=1e-6, path="step")
 
     @staticmethod
@@ -446,36 +491,38 @@ class HookLockstep(RuleBasedStateMachine):
                 "registries": world.registries()}
 
     # -- registering and removing hooks --------------------------------------------------------
-    def register(self, spec: HookSpec, data: st.DataObject) -> None:
+    def register(self, spec: HookSpec, data: st.DataObject, rule: str) -> None:
+        self.note_rule(rule, spec=spec)
         label = f"{spec.kind}#{self.next_label}"
         self.next_label += 1
         removes = None
         if spec.behaviour == "remove itself":
             removes = label
         elif spec.behaviour == "remove another":
-            removes = data.draw(st.sampled_from(sorted(self.worlds[0].handles) or [label]),
-                                label=f"{label} removes")
+            removes = self.draw(data, st.sampled_from(sorted(self.worlds[0].handles) or [label]),
+                                f"{label} removes")
         self.step(lambda world: world.register(label, spec, removes))
 
     @rule(spec=hook_specs("module"), data=st.data())
     def register_module_hook(self, spec: HookSpec, data: st.DataObject) -> None:
-        self.register(spec, data)
+        self.register(spec, data, "register_module_hook")
 
     @rule(spec=st.one_of(hook_specs("global"), hook_specs("leaf")), data=st.data())
     def register_global_or_leaf_hook(self, spec: HookSpec, data: st.DataObject) -> None:
-        self.register(spec, data)
+        self.register(spec, data, "register_global_or_leaf_hook")
 
     @precondition(lambda self: all(w.output is not None and w.output_tensor().requires_grad
                                    for w in self.worlds))
     @rule(spec=hook_specs("output"), data=st.data())
     def register_output_hook(self, spec: HookSpec, data: st.DataObject) -> None:
-        self.register(spec, data)
+        self.register(spec, data, "register_output_hook")
 
     @precondition(lambda self: self.worlds[0].handles)
     @rule(data=st.data())
     def remove_handle(self, data: st.DataObject) -> None:
         """Any handle, also one removed before: removing twice does nothing."""
-        label = data.draw(st.sampled_from(sorted(self.worlds[0].handles)), label="removed")
+        self.note_rule("remove_handle")
+        label = self.draw(data, st.sampled_from(sorted(self.worlds[0].handles)), "removed")
         self.step(lambda world: world.handles[label].remove())
 
     # -- running the model -----------------------------------------------------------------------
@@ -484,6 +531,7 @@ class HookLockstep(RuleBasedStateMachine):
     def call_module(self, call: str, given: str, then: str) -> None:
         """Call the model or a nested module, often followed by backward in the same step
         (most hooks fire only then), after clearing the gradients or not."""
+        self.note_rule("call_module", call=call, given=given, then=then)
         def action(world: World) -> Any:
             world.output = None  # a call that raises leaves no output behind
             with world.torch.no_grad() if given == "x under no_grad" \
@@ -505,6 +553,7 @@ class HookLockstep(RuleBasedStateMachine):
         """Backward (again) through the last output, the graph perhaps freed by now; or
         ``autograd.grad``, which runs only the nodes leading to the leaves and returns
         their gradients instead of accumulating them."""
+        self.note_rule("backward", retain_graph=retain_graph, how=how)
         self.step(lambda world: world.backward(retain_graph, how))
 
 
@@ -558,4 +607,72 @@ def test_random_hook_sequences_behave_as_in_pytorch():
     hooks), nested module calls with positional and keyword arguments, and backward passes
     give the same results, errors, warnings, hook calls, gradients and hook dictionaries as
     PyTorch after every step."""
-    fuzz(HookLockstep, PROFILES[os.environ.get("MTH_FUZZ", "ci")])
+    real_torch()  # new sequences each hypothesis release: recorded ones replay below
+    HookLockstep.to_record = REPLAYED
+    try:
+        fuzz(HookLockstep, PROFILES[os.environ.get("MTH_FUZZ", "ci")])
+    finally:
+        HookLockstep.to_record = 0
+
+
+def compact(observation: dict[str, Any]) -> dict[str, Any]:
+    """An observation as recorded: the hook dictionaries that hold something (most are
+    empty, and the same in both libraries by construction), so the recording stays small."""
+    registries = {name: held for name, held in observation["registries"].items()
+                  if held is not None and held != []}
+    return {**observation, "registries": registries}
+
+
+class _Draws:
+    """Stands for hypothesis' ``data`` when a recorded sequence is replayed: each draw
+    gives the value recorded, in order."""
+
+    def __init__(self, values: list[Any]) -> None:
+        self.values = iter(values)
+
+    def draw(self, strategy: Any, label: str) -> Any:
+        return next(self.values)
+
+
+RULES_THAT_DRAW = ("remove_handle", "register_module_hook", "register_global_or_leaf_hook",
+                   "register_output_hook")
+
+
+def replay(steps: list[dict[str, Any]], library: Any) -> None:
+    """Run a recorded sequence again on ``library``, compared after each step with what
+    PyTorch did when it was recorded."""
+    machine = HookLockstep(iter([step["torch"] for step in steps[1:]]), library)
+    try:
+        for step in steps:
+            args = dict(step["args"])
+            if "spec" in args:
+                spec = args["spec"]
+                args["spec"] = HookSpec(spec["kind"], spec["owner"], tuple(spec["options"]),
+                                        spec["behaviour"])
+            if step["rule"] in RULES_THAT_DRAW:
+                args["data"] = _Draws(step["draws"])
+            getattr(machine, step["rule"])(**args)
+    finally:
+        machine.teardown()
+
+
+def replay_recorded(*libraries: Any, test: str = "tests/conformance/test_hook_fuzz.py::"
+                    "test_random_hook_sequences_behave_as_in_pytorch") -> None:
+    """Every sequence recorded by ``test``, run again on each of ``libraries``."""
+    examples = recording.corpus(test)
+    with global_hooks_restored(*libraries):
+        for number, steps in enumerate(examples):
+            try:
+                for library in libraries:
+                    replay(steps, library)
+            except AssertionError as error:
+                rules = "\n".join(f"  {s['rule']}({s['args']}, draws={s.get('draws')})"
+                                   for s in steps)
+                raise AssertionError(f"recorded sequence {number}:\n{rules}\n{error}") \
+                    from error
+
+
+def test_recorded_hook_sequences_replay() -> None:
+    """The recorded sequences, run again, give what PyTorch gave: on minitorch_hooks, and
+    on PyTorch itself when it is installed (else the recording is stale)."""
+    replay_recorded(*([real_torch()] if recording.live() else []), minitorch_hooks)

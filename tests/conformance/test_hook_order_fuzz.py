@@ -18,15 +18,22 @@ CI runs a fixed set of examples (``PROFILES`` of ``test_hook_fuzz.py``, derandom
 1000 of them: a small graph is quick to run); ``MTH_FUZZ=long`` draws thousands of fresh
 ones. A failure prints the program, as lines of code, which is the scenario to add to
 ``test_engine_order.py``.
+
+``python -m tests.conformance.record`` keeps the first ``REPLAYED`` programs with PyTorch's
+answers; ``test_recorded_graphs_replay`` runs them again, on minitorch_hooks (and, when it
+is installed, on PyTorch, which must still answer the same). So without PyTorch the fuzzer
+replays its recorded programs; with it, it also draws its own.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from dataclasses import dataclass, field
 from typing import Any
 
-from harness import TensorValue, assert_close, outcome, real_torch
+import recording
+from harness import TensorValue, assert_close, normalise, outcome, real_torch
 from hypothesis import given, note, settings
 from hypothesis import strategies as st
 from test_engine_order import two_outputs_passing_none
@@ -188,15 +195,23 @@ class Run:
         return {"result": result, "hooks fired": self.trace, "warnings": warned, "grads": grads}
 
 
-def run_on_both(program: Program) -> None:
-    """Run ``program`` on both libraries and assert that they behaved the same."""
+def run_on_both(program: Program, record: bool = False) -> None:
+    """Run ``program`` on both libraries and assert that they behaved the same (and, with
+    ``record``, keep it in the recording while fewer than ``REPLAYED`` are kept)."""
     note(program.code())
-    theirs = Run(real_torch(), program).observe()
+    theirs = normalise(Run(real_torch(), program).observe())
+    last_run[:] = [{"program": dataclasses.asdict(program), "torch": theirs}]
+    if record and recording.RECORDING and len(recorded_so_far) < REPLAYED:
+        recorded_so_far.append(program)
+        recording.add_to_corpus({"program": dataclasses.asdict(program), "torch": theirs})
     mine = Run(minitorch_hooks, program).observe()
     assert_close(mine, theirs, rtol=1e-5, atol=1e-6, path="program")
 
 
 PROFILE = PROFILES[os.environ.get("MTH_FUZZ", "ci")]
+REPLAYED = 300  # programs kept in the recording, for the recorded mode
+recorded_so_far: list[Program] = []
+last_run: list[dict[str, Any]] = []  # the last program run and PyTorch's answer
 
 
 @given(program=programs())
@@ -204,5 +219,27 @@ PROFILE = PROFILES[os.environ.get("MTH_FUZZ", "ci")]
 def test_random_graphs_fire_every_hook_in_pytorchs_order(program: Program) -> None:
     """Random graphs with ties, shared inputs and multi-output ops, hooks of every kind on
     tensors and nodes, run by backward or autograd.grad: the same hooks fire in the same
-    order with the same arguments, and the results, errors and gradients agree."""
-    run_on_both(program)
+    order with the same arguments, and the results, errors and gradients agree. New
+    programs each hypothesis release: only a live PyTorch answers them (recorded ones
+    replay below)."""
+    run_on_both(program, record=True)
+
+
+def test_recorded_graphs_replay() -> None:
+    """The recorded programs, run again: minitorch_hooks answers as PyTorch did, and so
+    does PyTorch itself when it is installed (else its recording is stale)."""
+    replay_recorded(on_pytorch_too=recording.live())
+
+
+def replay_recorded(on_pytorch_too: bool = False, test: str = (
+        "tests/conformance/test_hook_order_fuzz.py::"
+        "test_random_graphs_fire_every_hook_in_pytorchs_order")) -> None:
+    """Every program recorded by ``test``, run again on minitorch_hooks (and PyTorch)."""
+    for number, example in enumerate(recording.corpus(test)):
+        program = Program(**example["program"])
+        if on_pytorch_too:
+            assert_close(normalise(Run(real_torch(), program).observe()), example["torch"],
+                         rtol=1e-5, atol=1e-6, path=f"PyTorch now, recorded program {number}")
+        mine = Run(minitorch_hooks, program).observe()
+        assert_close(mine, example["torch"], rtol=1e-5, atol=1e-6,
+                     path=f"recorded program {number}:\n{program.code()}\nprogram")

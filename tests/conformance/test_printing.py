@@ -4,24 +4,30 @@ Every test builds the same NumPy array into a ``minitorch_hooks`` tensor and a r
 tensor and asserts that both print the same string, over a grid of values (tiny, huge,
 mixed magnitudes, integer-valued, nan/inf, the thresholds where PyTorch switches to
 scientific notation), shapes (0-d to 3-d, empty, rows that wrap, tensors large enough to be
-summarised), dtypes and print options.
+summarised), dtypes and print options. Without PyTorch, its recorded strings are compared
+(``harness.pytorch_answer``); the property test, which draws new arrays each run, needs a
+live PyTorch.
 """
 
 from __future__ import annotations
 
+import contextlib
+import importlib
 from collections.abc import Iterator
 
 import numpy as np
 import pytest
+from harness import assert_same_outcome, pytorch_answer, real_torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
+from recording import live
 
 import minitorch_hooks as mt
 from minitorch_hooks import _tensor_str
-from minitorch_hooks.cli.pytorch import MISSING
 
-torch = pytest.importorskip("torch", reason=MISSING)
+# The live PyTorch, whose print options follow ours; None in the recorded mode.
+torch = importlib.import_module("torch") if live() else None
 
 FLOAT_DTYPES = ["float32", "float64", "float16"]
 INT_DTYPES = ["int64", "int32", "uint8"]
@@ -37,22 +43,37 @@ def _default_printoptions() -> Iterator[None]:
 
 def _set_printoptions(**options: object) -> None:
     mt.set_printoptions(**options)
-    torch.set_printoptions(**options)
+    if torch is not None:
+        torch.set_printoptions(**options)
 
 
-def _pair(values: np.ndarray, dtype: str, requires_grad: bool = False) -> tuple[object, object]:
-    """The same values, first cast with NumPy to ``dtype``, as our tensor and as torch's."""
+def _printoptions(**options: object) -> contextlib.ExitStack:
+    """Both libraries' ``printoptions`` context (ours alone in the recorded mode)."""
+    stack = contextlib.ExitStack()
+    stack.enter_context(mt.printoptions(**options))
+    if torch is not None:
+        stack.enter_context(torch._tensor_str.printoptions(**options))
+    return stack
+
+
+def _tensor(torch: object, values: object, dtype: str, requires_grad: bool = False) -> object:
+    """The values, first cast with NumPy to ``dtype``, as a tensor of ``torch``."""
     with np.errstate(over="ignore", invalid="ignore"):  # e.g. 1e9 is inf in float16
-        values = values.astype(dtype)
-    ours = mt.tensor(values, dtype=getattr(mt, dtype), requires_grad=requires_grad)
-    theirs = torch.tensor(values, dtype=getattr(torch, dtype), requires_grad=requires_grad)
-    return ours, theirs
+        values = np.asarray(values).astype(dtype)
+    return torch.tensor(values, dtype=getattr(torch, dtype), requires_grad=requires_grad)
 
 
 def assert_prints_like_torch(values: object, dtype: str, requires_grad: bool = False) -> None:
-    ours, theirs = _pair(np.asarray(values), dtype, requires_grad)
-    assert repr(ours) == repr(theirs)
-    assert str(ours) == str(theirs)
+    def printed(torch):
+        tensor = _tensor(torch, values, dtype, requires_grad)
+        return repr(tensor), str(tensor) == repr(tensor)  # (the second text, once)
+
+    assert_same_outcome(printed)
+
+
+def assert_same_printoptions() -> None:
+    assert mt.get_printoptions() == pytorch_answer(
+        lambda torch: torch._tensor_str.get_printoptions())
 
 
 # Values that exercise each rule of PyTorch's float formatter.  The "at_" cases sit exactly on
@@ -220,7 +241,7 @@ OPTIONS = [
 )
 def test_printoptions(options: dict[str, object], sample: str) -> None:
     _set_printoptions(**options)
-    assert mt.get_printoptions() == torch._tensor_str.get_printoptions()
+    assert_same_printoptions()
     values, dtype = SAMPLES[sample]
     assert_prints_like_torch(values, dtype)
     assert_prints_like_torch(values, dtype, requires_grad=dtype.startswith("float"))
@@ -240,14 +261,14 @@ def test_each_call_resets_sci_mode() -> None:
     """As in PyTorch, a call that leaves out ``sci_mode`` turns it back to automatic."""
     _set_printoptions(sci_mode=True)
     _set_printoptions(precision=3)
-    assert mt.get_printoptions() == torch._tensor_str.get_printoptions()
+    assert_same_printoptions()
     assert mt.get_printoptions()["sci_mode"] is None
 
 
 def test_unknown_profile_is_ignored() -> None:
     _set_printoptions(precision=6)
     _set_printoptions(profile="no such profile")
-    assert mt.get_printoptions() == torch._tensor_str.get_printoptions()
+    assert_same_printoptions()
 
 
 def test_printoptions_context_manager_restores() -> None:
@@ -255,8 +276,8 @@ def test_printoptions_context_manager_restores() -> None:
     before = mt.get_printoptions()
     values = np.linspace(0.0, 1.0, 30)
     options = {"profile": "short", "sci_mode": True}
-    with mt.printoptions(**options), torch._tensor_str.printoptions(**options):
-        assert mt.get_printoptions() == torch._tensor_str.get_printoptions()
+    with _printoptions(**options):
+        assert_same_printoptions()
         assert_prints_like_torch(values, "float32")
     assert mt.get_printoptions() == before
     assert_prints_like_torch(values, "float32")
@@ -316,8 +337,7 @@ OPS = {
 def test_grad_fn_suffix(shape: tuple[int, ...], op: str, dtype: str) -> None:
     """``grad_fn=<...>`` follows the dtype and, if the line is full, wraps onto its own line."""
     values = (np.arange(np.prod(shape)).reshape(shape) - 5) / 4  # sums are exact
-    ours, theirs = _pair(values, dtype, requires_grad=True)
-    assert repr(OPS[op](ours)) == repr(OPS[op](theirs))
+    assert_same_outcome(lambda torch: repr(OPS[op](_tensor(torch, values, dtype, True))))
 
 
 def test_grad_fn_example() -> None:
@@ -326,12 +346,12 @@ def test_grad_fn_example() -> None:
 
 
 def test_no_grad_results_have_no_suffix() -> None:
-    ours, theirs = _pair(np.array([1.0, 2.5]), "float32", requires_grad=True)
-    with mt.no_grad():
-        ours = ours * 2
-    with torch.no_grad():
-        theirs = theirs * 2
-    assert repr(ours) == repr(theirs) == "tensor([2., 5.])"
+    def scenario(torch):
+        tensor = _tensor(torch, np.array([1.0, 2.5]), "float32", True)
+        with torch.no_grad():
+            return repr(tensor * 2)
+
+    assert assert_same_outcome(scenario) == "tensor([2., 5.])"
 
 
 @pytest.mark.parametrize("reduce", [
@@ -340,18 +360,21 @@ def test_no_grad_results_have_no_suffix() -> None:
     pytest.param(lambda x: x.max(dim=-1), id="max(dim=-1)"),
 ])
 def test_max_and_min_along_a_dimension_print_as_return_types(reduce) -> None:
-    ours, theirs = _pair(np.arange(6.0).reshape(2, 3), "float32", requires_grad=True)
-    mine, real = reduce(ours), reduce(theirs)
-    assert (repr(mine), str(mine)) == (repr(real), str(real))
-    assert type(mine).__name__ == type(real).__name__
-    assert isinstance(mine, getattr(mt.return_types, type(real).__name__))
+    def scenario(torch):
+        result = reduce(_tensor(torch, np.arange(6.0).reshape(2, 3), "float32", True))
+        return repr(result), str(result), type(result).__name__
+
+    type_name = assert_same_outcome(scenario)[2]
+    mine = reduce(_tensor(mt, np.arange(6.0).reshape(2, 3), "float32", True))
+    assert isinstance(mine, getattr(mt.return_types, type_name))
     assert tuple(mine._fields) == ("values", "indices")
     assert (mine.values is mine[0], mine.indices is mine[1]) == (True, True)
 
 
 def test_tensor_contents_replaces_only_the_values() -> None:
-    ours, theirs = _pair(np.ones((2, 2)), "float64", requires_grad=True)
-    expected = torch._tensor_str._str(theirs, tensor_contents="[...custom...]")
+    expected = pytorch_answer(lambda torch: torch._tensor_str._str(
+        _tensor(torch, np.ones((2, 2)), "float64", True), tensor_contents="[...custom...]"))
+    ours = _tensor(mt, np.ones((2, 2)), "float64", True)
     assert _tensor_str._str(ours, tensor_contents="[...custom...]") == expected
 
 
@@ -387,6 +410,9 @@ _OPTIONS = st.fixed_dictionaries(
 def test_random_float_arrays_print_like_torch(
     array_and_dtype: tuple[np.ndarray, str], requires_grad: bool, options: dict[str, object]
 ) -> None:
+    """New arrays each run: only a live PyTorch can answer (skipped in the recorded mode)."""
     values, dtype = array_and_dtype
-    with mt.printoptions(**options), torch._tensor_str.printoptions(**options):
-        assert_prints_like_torch(values, dtype, requires_grad)
+    mine = _tensor(mt, values, dtype, requires_grad)
+    with _printoptions(**options):
+        theirs = _tensor(real_torch(), values, dtype, requires_grad)
+        assert (repr(mine), str(mine)) == (repr(theirs), str(theirs))

@@ -169,7 +169,8 @@ def test_saving_where_it_cannot_and_loading_what_is_missing(tmp_path):
             try:
                 call()
             except (RuntimeError, AttributeError, FileNotFoundError) as error:
-                results.append((type(error).__name__, str(error)))
+                # (the temporary folder differs from run to run, and from the recording's)
+                results.append((type(error).__name__, str(error).replace(str(tmp_path), "TMP")))
         return results
 
     assert_same_outcome(scenario)
@@ -193,6 +194,7 @@ def test_identity_and_grad_requirements_survive_the_round_trip():
 
 def test_a_whole_module_loads_only_without_weights_only():
     def scenario(torch):
+        torch.manual_seed(0)
         net = torch.nn.Sequential(torch.nn.Linear(2, 2), torch.nn.Tanh())
         buffer = io.BytesIO()
         torch.save(net, buffer)

@@ -52,7 +52,7 @@ def test_pre_hook_article_corrected_pre_hook_prints_the_input_shape():
         hook_handle.remove()
         return text, printed(lambda: linear(t))
 
-    assert assert_same_outcome(scenario) == ("Input shape: torch.Size([3, 10])\n", "")
+    assert assert_same_outcome(scenario) == ["Input shape: torch.Size([3, 10])\n", ""]
 
 
 @pytest.mark.parametrize("variant", ["with_kwargs", "corrected"])
@@ -237,7 +237,7 @@ def test_package_article_full_backward_hook_normalises_grad_input():
         return out, x1.grad, x2.grad, model.W.grad, repr(out)
 
     result = assert_same_outcome(scenario)
-    assert result[1].tolist() == [0.25] and result[2].tolist() == [0.75]
+    assert result[1].array.tolist() == [0.25] and result[2].array.tolist() == [0.75]
 
 
 def test_package_article_tensor_backward_hooks_is_an_ordered_dict_keyed_by_handle_id():
@@ -251,4 +251,4 @@ def test_package_article_tensor_backward_hooks_is_an_ordered_dict_keyed_by_handl
         hooks = tensor._backward_hooks
         return type(hooks).__name__, list(hooks.items()) == [(handle.id, tensor_hook)]
 
-    assert assert_same_outcome(scenario) == ("OrderedDict", True)
+    assert assert_same_outcome(scenario) == ["OrderedDict", True]

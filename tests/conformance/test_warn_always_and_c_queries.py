@@ -11,7 +11,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from harness import assert_same_outcome, real_torch
+from harness import assert_same_outcome, pytorch_answer
 
 import minitorch_hooks
 
@@ -54,8 +54,7 @@ def _run(library: str) -> str:
 
 
 def test_warn_always_repeats_the_once_per_process_warnings():
-    real_torch()
-    assert _run("minitorch_hooks") == _run("torch")
+    assert _run("minitorch_hooks") == pytorch_answer(lambda torch: _run("torch"))
 
 
 @pytest.mark.parametrize("value", [1, None, "yes"])

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import warnings
 
-from ..checking import Checks, expect, library_name
+from ..checking import Checks, expect_equal, library_name
 
 CHECKS = Checks(compare_with_pytorch=True)
 
@@ -34,8 +34,8 @@ def expect_same(ex, torch, scenario, mini_run=(), library_run=()):
     library = library_name(torch)
     for what, got, expected in zip(("the events", "the result", "the warnings"),
                                    mine, theirs):
-        expect(got == expected, f"{what} differ from {library}'s: yours are {got}, "
-               f"{library} gives {expected}")
+        expect_equal(got, expected, what, f"{what} differ from {library}'s: yours are "
+                     f"{got}, {library} gives {expected}")
 
 
 def pre_hooks_via_call(module, args):

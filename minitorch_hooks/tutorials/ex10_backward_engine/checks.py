@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..checking import Checks, expect, expect_close, expect_raises, library_name
+from ..checking import Checks, expect, expect_close, expect_equal, expect_raises, library_name
 
 CHECKS = Checks(compare_with_pytorch=True)
 
@@ -28,10 +28,11 @@ def expect_same(ex, torch, scenario):
     theirs = outcome(scenario, lambda values: torch.tensor(values, dtype=torch.float64,
                                                            requires_grad=True))
     library = library_name(torch)
-    expect(mine[0] == theirs[0], f"the hooks were called as {mine[0]}; with {library} "
-           f"they are called as {theirs[0]} (name, gradient received), in this order")
-    expect(mine[1] == theirs[1], f"the leaves' gradients are {mine[1]}; {library} "
-           f"gives {theirs[1]}")
+    expect_equal(mine[0], theirs[0], "the hook calls", f"the hooks were called as "
+                 f"{mine[0]}; with {library} they are called as {theirs[0]} (name, gradient "
+                 "received), in this order")
+    expect_equal(mine[1], theirs[1], "the leaves' gradients", f"the leaves' gradients are "
+                 f"{mine[1]}; {library} gives {theirs[1]}")
 
 
 def recording(events, name, replace=None):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..checking import Checks, expect, expect_close, library_name
+from ..checking import Checks, expect, expect_close, expect_equal, library_name
 
 CHECKS = Checks(compare_with_pytorch=True)
 
@@ -115,10 +115,11 @@ def expect_same_as_library(ex, torch, replace):
     theirs = hook_calls(torch, lambda model, hook: model.register_full_backward_hook(hook),
                         replace)
     library = library_name(torch)
-    expect(mine[0] == theirs[0], f"your hook was called with {mine[0]} (is the module, "
-           f"grad_input, grad_output); {library}'s with {theirs[0]}")
-    expect(mine[1] == theirs[1], f"the gradients of x1, x2 and W are {mine[1]}; with "
-           f"{library}'s hook they are {theirs[1]}")
+    expect_equal(mine[0], theirs[0], "the hook calls", f"your hook was called with "
+                 f"{mine[0]} (is the module, grad_input, grad_output); {library}'s with "
+                 f"{theirs[0]}")
+    expect_equal(mine[1], theirs[1], "the gradients of x1, x2 and W", f"the gradients of "
+                 f"x1, x2 and W are {mine[1]}; with {library}'s hook they are {theirs[1]}")
 
 
 @CHECKS(step=4, title="the hook gets grad_input and grad_output as the library's does",

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..checking import Checks, as_array, expect, expect_close, library_name
+from ..checking import Checks, as_array, expect, expect_close, expect_equal, library_name
 
 CHECKS = Checks(compare_with_pytorch=True)
 
@@ -84,8 +84,8 @@ def pack_hook_records_what_is_saved(ex, torch):
            "outside any layer, an entry's where must be None (self.where)")
     theirs = sorted(saved_by_the_graph(product) + saved_by_the_graph(tanh)
                     + saved_by_the_graph(total))
-    expect(sorted(recorded(log)) == theirs,
-           f"{library_name(torch)}'s nodes say they saved {theirs}")
+    expect_equal(sorted(recorded(log)), theirs, "what the log recorded, sorted",
+                 f"{library_name(torch)}'s nodes say they saved {theirs}")
 
 
 @CHECKS(step=1, title="pack_hook keeps a detached tensor, never the tensor itself",
@@ -144,9 +144,9 @@ def measure_finds_the_saved_tensors(ex, torch):
            f"bytes_by_layer() is {totals}, expected {expected}")
     model, loss_fn, inputs, target = mlp(torch)
     theirs = saved_by_the_graph(loss_fn(model(inputs), target))
-    expect(sorted(recorded(log)) == theirs,
-           f"the log recorded {sorted(recorded(log))}; {library_name(torch)}'s nodes say "
-           f"they saved {theirs}")
+    expect_equal(sorted(recorded(log)), theirs, "what the log recorded, sorted",
+                 f"the log recorded {sorted(recorded(log))}; {library_name(torch)}'s nodes "
+                 f"say they saved {theirs}")
 
 
 @CHECKS(step=2, title="measure() runs backward as usual, and removes its pre-hooks",

@@ -7,7 +7,7 @@ parameters after the step, what ``step`` returned and the error it raised.
 
 from __future__ import annotations
 
-from ..checking import Checks, expect, library_name
+from ..checking import Checks, expect_equal, library_name
 
 CHECKS = Checks(compare_with_pytorch=True)
 
@@ -47,8 +47,8 @@ def expect_same(ex, torch, scenario, my_step=step_with_hooks):
     library = library_name(torch)
     for what, got, expected in zip(("the events", "the result", "the weight after"),
                                    mine, theirs):
-        expect(got == expected, f"{what} differ from {library}'s: yours are {got}, "
-               f"{library} gives {expected}")
+        expect_equal(got, expected, what, f"{what} differ from {library}'s: yours are "
+                     f"{got}, {library} gives {expected}")
 
 
 def weights(param):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import minitorch_hooks.datasets
 
-from ..checking import Checks, expect, expect_close, expect_raises
+from ..checking import Checks, expect, expect_close, expect_equal, expect_raises
 
 CHECKS = Checks(compare_with_pytorch=True)
 
@@ -95,8 +95,8 @@ def maps_of_the_predicted_classes(ex, torch):
     model, images = cnn(torch), digits(torch)
     _, _, expected, classes = reference(torch, model, images)
     cams, used = ex.grad_cam(model, images)
-    expect(used.tolist() == classes.tolist(), f"classes {used.tolist()}; the model "
-           f"predicts {classes.tolist()}")
+    expect_equal(used.tolist(), classes.tolist(), "the classes", f"classes {used.tolist()}; "
+                 f"the model predicts {classes.tolist()}")
     expect(list(cams.shape) == [6, 4, 4], f"maps of shape {list(cams.shape)}; expected "
            "(N, h, w) = [6, 4, 4]")
     expect_close(cams, expected, "the Grad-CAM maps")
