@@ -267,7 +267,9 @@ def test_seed_is_nondeterministic_and_reported() -> None:
     first, second = generator.seed(), generator.seed()
     assert first != second
     assert generator.initial_seed() == second
-    assert_next_draw_matches(generator, torch.Generator().manual_seed(second))
+    # Asked of the live PyTorch directly, not through a recording: the seed is new each run.
+    theirs = torch.rand(3, generator=torch.Generator().manual_seed(second)).numpy()
+    assert bits(ours_rand3(generator)) == bits(theirs)
 
 
 # -- state: our bytes are PyTorch's bytes, in both directions ---------------------------------
