@@ -18,6 +18,7 @@ from . import (
     conversion,
     division,
     elementary,
+    indexing,
     inplace,
     linalg,
     pointwise,
@@ -105,7 +106,7 @@ _METHODS = {
     "unsqueeze": shape.unsqueeze, "squeeze": shape.squeeze, "expand": shape.expand,
     "reshape_as": shape.reshape_as, "expand_as": shape.expand_as,
     "split": shape.split, "chunk": shape.chunk, "unbind": shape.unbind,
-    "__getitem__": shape.getitem,
+    "__getitem__": indexing.getitem,
     "__setitem__": setitem.setitem,
     "masked_fill": setitem.masked_fill, "masked_fill_": setitem.masked_fill_,
     # copies and conversions

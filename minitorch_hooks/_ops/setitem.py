@@ -23,7 +23,7 @@ from .._tensor import Tensor, _c_name
 from ..autograd import _formula as F
 from ..autograd.grad_mode import _State, no_grad
 from ..autograd.graph import Node
-from . import shape
+from . import indexing, shape
 from ._record import record
 from .inplace import (
     VIEW_OF_LEAF,
@@ -50,7 +50,7 @@ class IndexPutBackward0(Node):
     saved_names = ("indices",)
 
     def _saved_named(self, name: str, raw: bool) -> Any:
-        return shape.IndexBackward0._saved_named(self, name, raw)  # a tuple, as for x[index]
+        return indexing.IndexBackward0._saved_named(self, name, raw)  # a tuple, as for x[index]
 
     def backward(self, grad):
         arrays = map(F.array, self.saved_arrays())
@@ -79,8 +79,8 @@ def setitem(self: Tensor, index: Any, value: Any) -> None:
     elif not isinstance(value, Tensor):
         raise TypeError(f"can't assign a {type(value).__name__} to a {self.dtype.legacy_name}")
     with no_grad():
-        selected = shape.getitem(self, index)  # PyTorch's checks of the index, and its shape
-    key = shape.numpy_key(index)
+        selected = indexing.getitem(self, index)  # PyTorch's checks of the index, and its shape
+    key = indexing.numpy_key(index)
     advanced = any(isinstance(item, np.ndarray) for item in key)
     through_view = _makes_a_view(key, self._data.shape)
     if advanced:

@@ -19,26 +19,42 @@ import numpy as np
 from .. import _dtype
 from .._creation import zeros
 from .._ops import activation as _activation
-from .._ops import conv as _conv
 from .._ops import inplace as _inplace
 from .._ops import loss as _loss
 from .._ops import normalization as _norm
-from .._ops import padding as _padding
-from .._ops import pooling as _pooling
 from .._ops import sparse as _sparse
 from .._ops._arguments import checked
 from .._ops.linalg import addmm, matmul
 from .._ops.pointwise import _broadcast_check, abs, add, sigmoid, sub, tanh
 from .._ops.reduction import mean, sum
-from .._ops.shape import expand, reshape, squeeze, t, unsqueeze, view
+from .._ops.shape import expand, reshape, t, view
 from .._tensor import Tensor, _c_name
 from ..autograd.grad_mode import no_grad
+
+# Convolutions, padding, pooling and resizing live in _functional_conv.py, to keep this file
+# short; they are re-exported here, so ``F.conv2d`` and the rest are where PyTorch has them.
+from ._functional_conv import (
+    adaptive_avg_pool2d,
+    avg_pool2d,
+    conv1d,
+    conv2d,
+    interpolate,
+    max_pool2d,
+    max_pool2d_with_indices,
+    pad,
+)
 
 __all__ = ["adaptive_avg_pool2d", "avg_pool2d", "batch_norm", "conv1d", "conv2d", "cross_entropy",
            "dropout", "embedding", "gelu", "group_norm", "interpolate", "l1_loss", "layer_norm",
            "leaky_relu", "leaky_relu_", "linear", "log_softmax", "max_pool2d",
            "max_pool2d_with_indices", "mse_loss", "nll_loss", "pad", "relu", "relu_",
            "scaled_dot_product_attention", "sigmoid", "silu", "softmax", "softmin", "tanh"]
+
+# The moved functions still name this module as theirs (``F.conv2d.__module__``), as before.
+for _function in (adaptive_avg_pool2d, avg_pool2d, conv1d, conv2d, interpolate, max_pool2d,
+                  max_pool2d_with_indices, pad):
+    _function.__module__ = __name__
+del _function
 
 gelu = _activation.gelu
 
@@ -333,373 +349,6 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None, *
 linear, relu, dropout = checked(linear), checked(relu), checked(dropout)
 nll_loss = checked(nll_loss, "nll_loss_nd")
 cross_entropy = checked(cross_entropy, "cross_entropy_loss")
-
-
-# -- convolutions -----------------------------------------------------------------------
-
-def _expand_param(value: Any, name: str, nd: int) -> list[int]:
-    """An int stands for the same value along every spatial dimension."""
-    values = [value] * nd if isinstance(value, int) else list(value)
-    if len(values) != nd:
-        raise RuntimeError(f"expected {name} to be a single integer value or a list of {nd} "
-                           "values to match the convolution dimensions, but got "
-                           f"{name}={values}")
-    return values
-
-
-def _convnd(input: Tensor, weight: Tensor, bias: Tensor | None, stride: Any, padding: Any,
-          dilation: Any, groups: int, nd: int) -> Tensor:
-    """``F.conv1d`` and ``F.conv2d``: the checks, in PyTorch's order and words, then one
-    ``convolution`` on a batch (an unbatched input gets a batch of one, recorded as
-    ``unsqueeze`` and ``squeeze`` as in PyTorch)."""
-    if input.dim() not in (nd + 1, nd + 2):
-        raise RuntimeError(f"Expected {nd + 1}D (unbatched) or {nd + 2}D (batched) input to "
-                           f"conv{nd}d, but got input of size: {list(input.shape)}")
-    if isinstance(padding, str) and padding not in ("same", "valid"):
-        raise RuntimeError(f"Invalid padding string: '{padding}'")
-    batched = input.dim() == nd + 2
-    if not batched:
-        input = unsqueeze(input, 0)
-    kernel_dims = weight.dim() - 2
-    stride = _expand_param(stride, "stride", kernel_dims)
-    dilation = _expand_param(dilation, "dilation", kernel_dims)
-    if padding == "valid":
-        padding = [0] * kernel_dims
-    elif padding == "same":
-        if any(s != 1 for s in stride):
-            raise RuntimeError("padding='same' is not supported for strided convolutions")
-        # The total pad is the kernel's reach; when it is odd, the extra row and column go
-        # after the input (an explicit ``F.pad``, as PyTorch does).
-        total = [d * (k - 1) for d, k in zip(dilation, weight.shape[2:])]
-        padding = [t_ // 2 for t_ in total]
-        extra = [t_ % 2 for t_ in total]
-        if any(extra):
-            _warn_once_about_same_padding()
-            input = pad(input, [amount for e in extra[::-1] for amount in (0, e)])
-    else:
-        padding = _expand_param(padding, "padding", kernel_dims)
-    _check_conv(input, weight, bias, stride, padding, dilation, groups)
-    if input.dtype is _dtype.bool:
-        raise NotImplementedError('"slow_conv2d_cpu" not implemented for \'Bool\'')
-    out = _conv.convolution(input, weight, bias, stride, padding, dilation, False,
-                            [0] * kernel_dims, groups)
-    return out if batched else squeeze(out, 0)
-
-
-_same_padding_warned = []
-
-
-def _warn_once_about_same_padding() -> None:
-    """PyTorch's warning comes from C++ (``TORCH_WARN_ONCE``): once per process."""
-    if not _same_padding_warned:
-        _same_padding_warned.append(True)
-        warnings.warn("Using padding='same' with even kernel lengths and odd dilation may "
-                      "require a zero-padded copy of the input be created", UserWarning,
-                      stacklevel=4)
-
-
-def _check_conv(input: Tensor, weight: Tensor, bias: Tensor | None, stride: list[int],
-                padding: list[int], dilation: list[int], groups: int) -> None:
-    if any(p < 0 for p in padding):
-        raise RuntimeError("negative padding is not supported")
-    if any(s <= 0 for s in stride):
-        raise RuntimeError("non-positive stride is not supported")
-    if any(d <= 0 for d in dilation):
-        raise RuntimeError("non-positive dilation is not supported")
-    if groups <= 0:
-        raise RuntimeError("non-positive groups is not supported")
-    weight_size, input_size = list(weight.shape), list(input.shape)
-    if weight_size[0] % groups:
-        raise RuntimeError(f"Given groups={groups}, expected weight to be divisible by "
-                           f"{groups} at dimension 0, but got weight of size [{weight_size}] "
-                           "instead")
-    if input_size[1] != weight_size[1] * groups:
-        raise RuntimeError(f"Given groups={groups}, weight of size {weight_size}, expected "
-                           f"input{input_size} to have {weight_size[1] * groups} channels, "
-                           f"but got {input_size[1]} channels instead")
-    if bias is not None and (bias.dim() != 1 or bias.shape[0] != weight_size[0]):
-        raise RuntimeError(f"Given weight of size {weight_size}, expected bias to be "
-                           f"1-dimensional with {weight_size[0]} elements, but got bias of "
-                           f"size {list(bias.shape)} instead")
-    padded = [size + 2 * p for size, p in zip(input_size[2:], padding)]
-    reach = [d * (k - 1) + 1 for d, k in zip(dilation, weight_size[2:])]
-    if any(r > size for r, size in zip(reach, padded)):
-        raise RuntimeError("Calculated padded input size per channel: ("
-                           f"{' x '.join(map(str, padded))}). Kernel size: ("
-                           f"{' x '.join(map(str, reach))}). Kernel size can't be greater "
-                           "than actual input size")
-    if input.dtype != weight.dtype:
-        # PyTorch's message depends on the kernel it picked: oneDNN's for a float32
-        # batch of two or more, its own otherwise.
-        if input.dtype is _dtype.float32 and input_size[0] > 1:
-            raise RuntimeError(f"Input type ({input.dtype.legacy_name}) and weight type "
-                               f"({weight.dtype.legacy_name}) should be the same or input "
-                               "should be a MKLDNN tensor and weight is a dense tensor")
-        raise RuntimeError(f"expected scalar type {input.dtype.scalar_name} but found "
-                           f"{weight.dtype.scalar_name}")
-    if bias is not None and bias.dtype != input.dtype:
-        raise RuntimeError(f"Input type ({input.dtype.scalar_name.lower()}) and bias type "
-                           f"({bias.dtype.scalar_name.lower()}) should be the same")
-
-
-def conv1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: Any = 1,
-           padding: Any = 0, dilation: Any = 1, groups: int = 1) -> Tensor:
-    """A 1-D convolution of ``(N, C, L)`` (or ``(C, L)``) with ``(O, C / groups, K)``
-    kernels; ``padding`` is a number, a tuple, ``'valid'`` (none) or ``'same'`` (an output
-    as long as the input).
-    See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.functional.conv1d.html>
-    """
-    return _convnd(input, weight, bias, stride, padding, dilation, groups, 1)
-
-
-def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: Any = 1,
-           padding: Any = 0, dilation: Any = 1, groups: int = 1) -> Tensor:
-    """A 2-D convolution of ``(N, C, H, W)`` (or ``(C, H, W)``) with ``(O, C / groups, KH,
-    KW)`` kernels; see :func:`conv1d` for the arguments.
-    See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.functional.conv2d.html>
-    """
-    return _convnd(input, weight, bias, stride, padding, dilation, groups, 2)
-
-
-_NON_CONSTANT_PADS = """Supported combinations for non-constant padding:
-  - 2D or 3D input: padding size = 2 (pads last dimension)
-  - 3D or 4D input: padding size = 4 (pads last 2 dimensions)
-  - 4D or 5D input: padding size = 6 (pads last 3 dimensions)"""
-
-
-def pad(input: Tensor, pad: Sequence[int], mode: str = "constant",
-        value: float | None = None) -> Tensor:
-    """Pad the last ``len(pad) // 2`` dimensions; ``pad`` gives (before, after) amounts
-    starting from the last dimension. ``mode`` is ``'constant'`` (``value``, default 0),
-    ``'reflect'`` or ``'replicate'``; ``'circular'`` is not implemented.
-    See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.functional.pad.html>
-    """
-    pad = list(pad)
-    if len(pad) % 2:
-        raise RuntimeError("Padding length must be divisible by 2")
-    if len(pad) > 2 * input.dim():
-        raise RuntimeError("Padding length should be less than or equal to two times the "
-                           f"input dimension but got padding length {len(pad)} and input of "
-                           f"dimension {input.dim()}")
-    if mode == "constant":
-        return _padding.constant_pad_nd(input, pad, 0.0 if value is None else value)
-    if mode not in ("reflect", "replicate", "circular"):
-        raise NotImplementedError(f"Unrecognised padding mode {mode}")
-    if value is not None and value != 0:
-        raise RuntimeError(f'Padding mode "{mode}" doesn\'t take in value argument')
-    nd = len(pad) // 2
-    if not (nd + 1 <= input.dim() <= nd + 2) or nd > 3:
-        raise NotImplementedError(f"Padding size {len(pad)} is not supported for "
-                                  f"{input.dim()}D input tensor.\n{_NON_CONSTANT_PADS}")
-    if mode == "circular" or nd == 3:
-        raise NotImplementedError(f"minitorch_hooks does not implement {mode} padding of "
-                                  f"{nd} dimensions")
-    return _padding.gather_pad(input, pad, mode)
-
-
-# -- pooling and resizing -----------------------------------------------------------------
-
-def _pair_param(value: Any, name: str, function: str) -> tuple[int, int]:
-    values = (value, value) if isinstance(value, int) else tuple(value)
-    if len(values) not in (1, 2):
-        raise RuntimeError(f"{function}: {name} must either be a single int, or a tuple of "
-                           "two ints")
-    return values * 2 if len(values) == 1 else values
-
-
-def _pool_args(input: Tensor, kernel_size: Any, stride: Any, padding: Any, dilation: Any,
-               function: str) -> tuple:
-    """The checks ``max_pool2d`` and ``avg_pool2d`` share; ``stride`` defaults to the
-    kernel. Returns the input as a batch, and whether it was one."""
-    if input.dtype is _dtype.bool:  # (avg_pool2d also refuses other integers, but later)
-        raise NotImplementedError(f'"{function}" not implemented for \'Bool\'')
-    kernel = _pair_param(kernel_size, "kernel_size", function)
-    stride_given = () if stride is None or stride == [] else _pair_param(stride, "stride",
-                                                                          function)
-    stride = stride_given or kernel
-    padding = _pair_param(padding, "pad", function)
-    dilation = _pair_param(dilation, "dilation", function)
-    if 0 in kernel or 0 in stride:
-        raise RuntimeError("stride should not be zero" if 0 in stride else
-                           "kernel size should be greater than zero")
-    if min(dilation) <= 0:
-        raise RuntimeError("dilation should be greater than zero, but got dilationH: "
-                           f"{dilation[0]} dilationW: {dilation[1]}")
-    if input.dim() < 3 and function == "avg_pool2d":  # it reads the size of dimension -3
-        raise IndexError("Dimension out of range (expected to be in range of "
-                         f"[{-input.dim()}, {input.dim() - 1}], but got -3)")
-    if input.dim() not in (3, 4) and function == "max_pool2d":
-        raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
-    if input.dim() not in (3, 4) or 0 in input.shape[-3:]:
-        raise RuntimeError("Expected 3D or 4D (batch mode) tensor with optional 0 dim batch "
-                           f"size for input, but got:{list(input.shape)}")
-    for k, p, d in zip(kernel, padding, dilation):
-        if p > (d * (k - 1) + 1) // 2:
-            raise RuntimeError("pad should be at most half of effective kernel size, but got "
-                               f"pad={p}, kernel_size={k} and dilation={d}")
-    if function == "max_pool2d" and any(p > k // 2 for k, p in zip(kernel, padding)):
-        # A second check, on the kernel without its dilation: so that no window is all
-        # padding (its maximum would be minus infinity, at no position).
-        raise RuntimeError("pad should be smaller than or equal to half of kernel size, but "
-                           f"got padW = {padding[1]}, padH = {padding[0]}, kW = {kernel[1]}, "
-                           f"kH = {kernel[0]}")
-    return kernel, stride, padding, dilation, stride_given
-
-
-def _check_pooled(input: Tensor, out: list[int]) -> None:
-    if min(out) < 1:
-        sizes = "x".join(map(str, input.shape[-3:]))
-        raise RuntimeError(f"Given input size: ({sizes}). Calculated output size: "
-                           f"({input.shape[-3]}x{out[0]}x{out[1]}). Output size is too small")
-
-
-def max_pool2d_with_indices(input: Tensor, kernel_size: Any, stride: Any = None,
-                            padding: Any = 0, dilation: Any = 1, ceil_mode: bool = False,
-                            return_indices: bool = True) -> tuple[Tensor, Tensor]:
-    """The maximum of each window and its flat position in the input's plane: the
-    positions are what ``nn.MaxUnpool2d`` and hook code that traces a maximum need.
-    See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.functional.max_pool2d.html>
-    """
-    kernel, stride, padding, dilation, stride_given = _pool_args(
-        input, kernel_size, stride, padding, dilation, "max_pool2d")
-    _check_pooled(input, [_pooling.pooled_size(*a, ceil_mode) for a in zip(
-        input.shape[-2:], kernel, stride, padding, dilation)])
-    return _pooling.max_pool2d_with_indices(input, kernel, stride, padding, dilation,
-                                            ceil_mode, stride_given)
-
-
-def max_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0,
-               dilation: Any = 1, ceil_mode: bool = False,
-               return_indices: bool = False) -> Any:
-    """The maximum of each ``kernel_size`` window (padding counts as minus infinity);
-    ``return_indices`` also returns where each maximum is.
-    See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.functional.max_pool2d.html>
-    """
-    out, indices = max_pool2d_with_indices(input, kernel_size, stride, padding, dilation,
-                                           ceil_mode)
-    return (out, indices) if return_indices else out
-
-
-def avg_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0,
-               ceil_mode: bool = False, count_include_pad: bool = True,
-               divisor_override: int | None = None) -> Tensor:
-    """The mean of each window; ``count_include_pad`` divides by the window's size
-    including the zero padding it covers, else by the input elements it covers.
-    See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.functional.avg_pool2d.html>
-    """
-    kernel, stride, padding, _, stride_given = _pool_args(input, kernel_size, stride,
-                                                          padding, 1, "avg_pool2d")
-    if not input.is_floating_point() and input.dtype is not _dtype.int64:
-        raise NotImplementedError(f'"avg_pool2d" not implemented for '
-                                  f"'{input.dtype.scalar_name}'")
-    if divisor_override is not None and divisor_override == 0:
-        raise RuntimeError("divisor must be not zero")
-    _check_pooled(input, [_pooling.pooled_size(*a, 1, ceil_mode) for a in zip(
-        input.shape[-2:], kernel, stride, padding)])
-    return _pooling.avg_pool2d(input, kernel, stride, padding, ceil_mode, count_include_pad,
-                               divisor_override, stride_given)
-
-
-def adaptive_avg_pool2d(input: Tensor, output_size: Any) -> Tensor:
-    """Average pooling with windows chosen to give ``output_size`` (``None`` keeps that
-    dimension): the layer that lets a CNN take images of any size.
-    See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.functional.adaptive_avg_pool2d.html>
-    """
-    if input.dim() not in (3, 4):
-        raise RuntimeError("adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got "
-                           f"{list(input.shape)}")
-    sizes = (output_size, output_size) if isinstance(output_size, int) else tuple(output_size)
-    if len(sizes) != 2:
-        raise RuntimeError("adaptive_avg_pool2d: output_size must be 2")
-    out = [input.shape[-2 + i] if s is None else s for i, s in enumerate(sizes)]
-    if min(out) < 0:
-        raise RuntimeError("adaptive_avg_pool2d: elements of output_size must be greater "
-                           f"than or equal to 0 but received {{{out[0]}, {out[1]}}}")
-    if not input.is_floating_point():
-        raise NotImplementedError('"adaptive_avg_pool2d" not implemented for '
-                                  f"'{input.dtype.scalar_name}'")
-    if out == [1, 1]:  # PyTorch takes the mean then: ``MeanBackward1``
-        return mean(input, (-1, -2), keepdim=True)
-    rows, cols = (_pooling.adaptive_average_matrix(size, o)
-                  for size, o in zip(input.shape[-2:], out))
-    return _pooling.separable(input, rows, cols, _pooling.AdaptiveAvgPool2DBackward0)
-
-
-_INTERPOLATE_MODES = ("nearest | linear | bilinear | bicubic | trilinear | lanczos | area | "
-                      "nearest-exact")
-
-
-def interpolate(input: Tensor, size: Any = None, scale_factor: Any = None,
-                mode: str = "nearest", align_corners: bool | None = None,
-                recompute_scale_factor: bool | None = None,
-                antialias: bool = False) -> Tensor:
-    """Resize the spatial dimensions of ``(N, C, H, W)`` images to ``size``, or by
-    ``scale_factor``, copying the nearest pixel (``'nearest'``) or mixing the four around
-    (``'bilinear'``). Other modes, 1-D and 3-D inputs are not implemented.
-    See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.functional.interpolate.html>
-    """
-    spatial = list(input.shape[2:])
-    if size is not None and scale_factor is not None:
-        raise ValueError("only one of size or scale_factor should be defined")
-    if size is None and scale_factor is None:
-        raise ValueError("either size or scale_factor should be defined")
-    if size is not None:
-        out = [size] * len(spatial) if isinstance(size, int) else list(size)
-        if len(out) != len(spatial):
-            raise ValueError("Input and output must have the same number of spatial "
-                             f"dimensions, but got input with spatial dimensions of {spatial} "
-                             f"and output size of {size}. Please provide input tensor in "
-                             "(N, C, d1, d2, ...,dK) format and output size in (o1, o2, "
-                             "...,oK) format.")
-        scales = [None] * len(spatial)
-    else:
-        scales = ([float(scale_factor)] * len(spatial) if isinstance(scale_factor, (int, float))
-                  else [float(s) for s in scale_factor])
-        if len(scales) != len(spatial):
-            raise ValueError("Input and scale_factor must have the same number of spatial "
-                             f"dimensions, but got input with spatial dimensions of {spatial} "
-                             f"and scale_factor of shape {scale_factor}. Please provide input "
-                             "tensor in (N, C, d1, d2, ...,dK) format and scale_factor in "
-                             "(s1, s2, ...,sK) format.")
-        out = [math.floor(length * s) for length, s in zip(spatial, scales)]
-        if recompute_scale_factor:
-            scales = [None] * len(spatial)
-    if mode == "nearest" and align_corners is not None:
-        raise ValueError("align_corners option can only be set with the interpolating "
-                         "modes: linear | bilinear | bicubic | trilinear")
-    if mode not in ("nearest", "bilinear", "linear", "bicubic", "trilinear", "area",
-                    "nearest-exact") or input.dim() not in (3, 4, 5):
-        raise NotImplementedError(f"Input Error: Only 3D, 4D and 5D input Tensors supported "
-                                  f"(got {input.dim()}D) for the modes: {_INTERPOLATE_MODES} "
-                                  f"(got {mode})")
-    if mode == "bilinear" and input.dim() != 4:
-        raise NotImplementedError(f"Got {input.dim()}D input, but bilinear mode needs 4D input")
-    if mode not in ("nearest", "bilinear") or input.dim() != 4 or antialias:
-        raise NotImplementedError(f"minitorch_hooks implements interpolate for 4D inputs and "
-                                  f"the modes 'nearest' and 'bilinear' only (got {mode}, "
-                                  f"{input.dim()}D)")
-    if min(spatial) < 1 or min(out) < 1:
-        raise RuntimeError("Input and output sizes should be greater than 0, but got input "
-                           f"(H: {spatial[0]}, W: {spatial[1]}) output (H: {out[0]}, W: "
-                           f"{out[1]})")
-    if not input.is_floating_point() and (input.dtype is not _dtype.uint8 or mode != "nearest"):
-        if input.dtype is not _dtype.uint8:
-            raise NotImplementedError(f'"upsample_{mode}2d_channels_last" not implemented '
-                                      f"for '{input.dtype.scalar_name}'")
-        raise NotImplementedError("minitorch_hooks does not implement bilinear resizing of "
-                                  "uint8 images")
-    attributes = {"output_size": tuple(out), "scales_h": scales[0], "scales_w": scales[1],
-                  "self_sym_sizes": tuple(input.shape)}
-    if mode == "nearest":
-        rows, cols = (_pooling.nearest_matrix(length, o, s)
-                      for length, o, s in zip(spatial, out, scales))
-        return _pooling.separable(input, rows, cols, _pooling.UpsampleNearest2DBackward0,
-                                  **attributes)
-    align = bool(align_corners)
-    rows, cols = (_pooling.bilinear_matrix(length, o, align, s)
-                  for length, o, s in zip(spatial, out, scales))
-    return _pooling.separable(input, rows, cols, _pooling.UpsampleBilinear2DBackward0,
-                              align_corners=align, **attributes)
 
 
 def _check_attention_inputs(query: Tensor, key: Tensor, value: Tensor,
