@@ -63,6 +63,17 @@ class device:  # noqa: N801 - torch's name
 _CPU = device()
 
 
+def wrap(data: Any, requires_grad: bool = False) -> Tensor:
+    """A new leaf around a NumPy array (or a NumPy scalar), not copied: the
+    internal constructor (``Tensor._wrap``), and every operation's result."""
+    if type(data) is not np.ndarray:
+        data = np.asarray(data)
+    tensor = object.__new__(Tensor)
+    tensor._data, tensor._requires_grad, tensor._grad_fn = data, requires_grad, None
+    tensor._version_counter = [0]
+    return tensor
+
+
 class TensorBase:
     """``torch._C.TensorBase``: in PyTorch the C++ half of every tensor, which
     ``torch.Tensor`` extends in Python. Here it is empty; it exists so that
@@ -112,15 +123,8 @@ class Tensor(TensorBase):
         self._grad_fn = None
         self._version_counter = [0]
 
-    @classmethod
-    def _wrap(cls, data: Any, requires_grad: bool = False) -> Tensor:
-        """A new leaf around a NumPy array, without copying it (the internal constructor)."""
-        if type(data) is not np.ndarray:
-            data = np.asarray(data)
-        tensor = object.__new__(cls)
-        tensor._data, tensor._requires_grad, tensor._grad_fn = data, requires_grad, None
-        tensor._version_counter = [0]
-        return tensor
+    # The internal constructor: a new leaf around a NumPy array, not copied (``wrap``).
+    _wrap = staticmethod(wrap)
 
     # -- what a tensor is ------------------------------------------------------------------
     @property

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from .._tensor import Tensor
+from .._tensor import Tensor, wrap
 from ..autograd.grad_mode import _State
 from ..autograd.graph import Node, SavedTensor
 
@@ -26,16 +26,15 @@ def record(data: Any, node_type: type[Node], inputs: tuple, saved: tuple = (),
     numbers and ``None`` as they are); ``save_output`` also saves the result; ``attributes``
     (a ``dim``, an exponent, ...) are set on the node.
     """
-    out = Tensor._wrap(data)
+    out = wrap(data)
     if not (_State.enabled and any_requires_grad(inputs)):
         return out
-    packed = ()
-    for value in saved:
-        packed += (SavedTensor(value) if isinstance(value, Tensor) else value,)
-    node = node_type(inputs, packed)
-    if attributes:
-        for name, value in attributes.items():
-            setattr(node, name, value)
+    if saved:
+        saved = tuple([SavedTensor(value) if isinstance(value, Tensor) else value
+                       for value in saved])
+    node = node_type(inputs, saved)
+    for name, value in attributes.items():
+        setattr(node, name, value)
     out._grad_fn = node  # the slot behind the ``grad_fn`` property: a new result is current
     out._requires_grad = True
     if save_output:

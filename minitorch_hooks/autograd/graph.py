@@ -148,9 +148,12 @@ class Node:
         """
         if self._saved is None:
             raise RuntimeError(_FREED)
-        unpack = SavedTensor.tensor if _State.enabled else SavedTensor.array
-        return [unpack(saved, self) if type(saved) is SavedTensor else saved
-                for saved in self._saved]
+        as_tensors, values = _State.enabled, []
+        for value in self._saved:
+            if type(value) is SavedTensor:  # (not a number, nor None)
+                value = value.tensor(self) if as_tensors else value.array(self)
+            values.append(value)
+        return values
 
     def _save_output(self, tensor: Tensor) -> None:
         """Keep one of this node's outputs for backward. PyTorch saves outputs after the

@@ -55,15 +55,18 @@ class SavedTensor:
 
     def __init__(self, tensor: Tensor, is_output: bool = False) -> None:
         self._array = tensor._data
-        self._version_counter = tensor._version_counter
-        self._saved_version = tensor._version_counter[0]
+        self._version_counter = counter = tensor._version_counter
+        self._saved_version = counter[0]
         # An input is kept itself, so that the error can name the node that produces it
         # *now* (after ``a.add_(1)``, that is ``AddBackward0``), as PyTorch's does. An output's
         # producer is the saving node: keeping the output here would make a reference cycle,
         # so ``unpack`` is told the node instead, and the output's number is kept (a custom
-        # Function can save its output 1).
-        self._tensor = None if is_output else tensor
-        self._output_nr, self._requires_grad = tensor._output_nr, tensor._requires_grad
+        # Function can save its output 1), and whether it requires grad.
+        if is_output:
+            self._tensor = None
+            self._output_nr, self._requires_grad = tensor._output_nr, tensor._requires_grad
+        else:
+            self._tensor = tensor
         self._unpack_hook = None
         if _hooks_stack:
             self._pack(tensor, *_hooks_stack[-1])
