@@ -139,6 +139,11 @@ def _check_matrix(tensor: Tensor, name: str) -> None:
 @allocating
 def mm(input: Tensor, mat2: Tensor) -> Tensor:
     """The product of two matrices."""
+    return _mm(input, mat2)
+
+
+def _mm(input: Tensor, mat2: Tensor) -> Tensor:
+    """``mm`` for ``matmul``, which reports a failed allocation itself."""
     _check_matrix(input, "self")
     _check_matrix(mat2, "mat2")
     (n, k), (k2, m) = input._data.shape, mat2._data.shape
@@ -199,9 +204,9 @@ def matmul(input: Tensor, other: Tensor) -> Tensor:
     if a_dim == 2 and b_dim == 1:
         return _mv(input, other)
     if a_dim == 1 and b_dim == 2:
-        return _squeeze(mm(unsqueeze(input, 0), other), 0, SqueezeBackward4)
+        return _squeeze(_mm(unsqueeze(input, 0), other), 0, SqueezeBackward4)
     if a_dim == 2 and b_dim == 2:
-        return mm(input, other)
+        return _mm(input, other)
     if _should_fold(input, other):
         return _folded_matmul(input, other)
     return _batched_matmul(input, other)
@@ -237,7 +242,7 @@ def _folded_matmul(a: Tensor, b: Tensor) -> Tensor:
     folded = reshape(t1, math.prod(batch), rows)
     if t2._data.ndim == 1:
         return _unsafe_view(_mv(folded, t2), tuple(batch))
-    output = _unsafe_view(mm(folded, t2), (*batch, t2._data.shape[1]))
+    output = _unsafe_view(_mm(folded, t2), (*batch, t2._data.shape[1]))
     return contiguous(transpose_last(output)) if transpose else output
 
 
