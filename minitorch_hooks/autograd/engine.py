@@ -337,7 +337,7 @@ def apply_formula(node: Node, grads: list[Any]) -> Sequence[Any]:
     The gradients are arrays, or Tensors under ``create_graph``: the shape and dtype are
     read from the array either way, and the rare fix-ups go through ``_formula``."""
     drops_unneeded = node.drops_unneeded_grads
-    if drops_unneeded and _all_none(grads):  # no gradient arrived at all
+    if drops_unneeded and grads[0] is None and _all_none(grads):  # no gradient arrived
         return (None,) * len(node.next_functions)
     grad_inputs = node.backward(*grads)
     if not isinstance(grad_inputs, tuple):
