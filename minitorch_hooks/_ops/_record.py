@@ -63,6 +63,13 @@ def saved_for(value: Any, needed_by: Any) -> Any:
     return value if getattr(needed_by, "_requires_grad", False) else None
 
 
+def saved_for_each_other(a: Any, b: Any) -> tuple[Any, Any]:
+    """What a product saves: ``a`` for the gradient of ``b`` and ``b`` for that of ``a``,
+    each only if that gradient will be computed (``saved_for(a, b), saved_for(b, a)``)."""
+    return (a if getattr(b, "_requires_grad", False) else None,
+            b if getattr(a, "_requires_grad", False) else None)
+
+
 def value_of(x: Any) -> Any:
     """The NumPy array of a tensor, or a plain Python number as it is."""
     return x._data if isinstance(x, Tensor) else x

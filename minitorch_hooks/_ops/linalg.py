@@ -17,7 +17,7 @@ from .._allocation import allocating
 from .._tensor import Tensor, _c_name
 from ..autograd import _formula as F
 from ..autograd.graph import Node
-from ._record import record, saved_for
+from ._record import record, saved_for_each_other
 from .conversion import contiguous
 from .pointwise import broadcast_shapes
 from .shape import (
@@ -72,7 +72,7 @@ def _record_product(data: np.ndarray, node_type: type[_MatrixProductBackward], i
                     mat1: Tensor, mat2: Tensor) -> Tensor:
     """Record ``mm`` or ``addmm``. Like PyTorch's node, it saves each matrix for the other's
     gradient, and the layout of each matrix whose gradient it will compute."""
-    matrices = (saved_for(mat1, mat2), saved_for(mat2, mat1))
+    matrices = saved_for_each_other(mat1, mat2)
     if node_type.mat2_saved_first:
         matrices = matrices[::-1]
     return record(data, node_type, inputs,
@@ -128,7 +128,7 @@ def _check_same_dtype(a: Tensor, b: Tensor, message: str) -> None:
 
 
 def _product(a: Tensor, b: Tensor, node_type: type[Node]) -> Tensor:
-    return record(a._data @ b._data, node_type, (a, b), saved=(saved_for(a, b), saved_for(b, a)))
+    return record(a._data @ b._data, node_type, (a, b), saved=saved_for_each_other(a, b))
 
 
 def _check_matrix(tensor: Tensor, name: str) -> None:
@@ -181,7 +181,7 @@ def _bmm(a: Tensor, b: Tensor) -> Tensor:
                            f"[{batch}, {k}] but got: [{batch2}, {k2}].")
     _check_same_dtype(a, b, "expected scalar type {a.scalar_name} but found {b.scalar_name}")
     return record(a._data @ b._data, BmmBackward0, (a, b),
-                  saved=(saved_for(b, a), saved_for(a, b)))
+                  saved=saved_for_each_other(b, a))
 
 
 @allocating

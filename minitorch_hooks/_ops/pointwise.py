@@ -20,7 +20,7 @@ from .._allocation import allocation_failed
 from .._tensor import Tensor
 from ..autograd import _formula as F
 from ..autograd.graph import Node
-from ._record import as_number, promote, record, saved_for, value_of
+from ._record import as_number, promote, record, saved_for, saved_for_each_other, value_of
 
 
 def broadcast_shapes(shape_a: tuple[int, ...], shape_b: tuple[int, ...]) -> tuple[int, ...]:
@@ -131,7 +131,7 @@ def mul(input: Any, other: Any) -> Tensor:
     # PyTorch saves an operation's inputs in the alphabetical order of their names, here
     # ``other`` before ``self``: the order in which a saved-tensor hook sees them.
     return record(_binary(input, other, np.multiply), MulBackward0, (input, other),
-                  saved=(saved_for(other, input), saved_for(input, other)))
+                  saved=saved_for_each_other(other, input))
 
 
 class DivBackward0(Node):
