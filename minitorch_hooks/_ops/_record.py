@@ -29,17 +29,23 @@ def record(data: Any, node_type: type[Node], inputs: tuple, saved: tuple = (),
     out = wrap(data)
     if not (_State.enabled and any_requires_grad(inputs)):
         return out
-    if saved:
-        saved = tuple([SavedTensor(value) if isinstance(value, Tensor) else value
-                       for value in saved])
-    node = node_type(inputs, saved)
-    for name, value in attributes.items():
-        setattr(node, name, value)
+    node = node_type(inputs, _packed(saved) if saved else ())
+    if attributes:
+        for name, value in attributes.items():
+            setattr(node, name, value)
     out._grad_fn = node  # the slot behind the ``grad_fn`` property: a new result is current
     out._requires_grad = True
     if save_output:
         node._save_output(out)
     return out
+
+
+def _packed(saved: tuple) -> tuple:
+    """What a node keeps of ``saved``: each tensor as a SavedTensor, anything else as it is."""
+    packed = []
+    for value in saved:
+        packed.append(SavedTensor(value) if isinstance(value, Tensor) else value)
+    return tuple(packed)
 
 
 def any_requires_grad(inputs: tuple) -> bool:
