@@ -62,10 +62,10 @@ from .grad_mode import _State, set_grad_enabled
 from .graph import AccumulateGrad, GraphTask, Node, _running, _sequence_nr, gradient_edge
 
 # The ready queue's heap is shared by every backward running (a hook may start one): a list
-# of (rank, node), the smallest rank first. The rank is -(depth * 2**64 + sequence_nr), depth
-# being how many backward passes are running already: PyTorch ranks by (depth,
-# sequence_nr), largest first, and a sequence_nr stays below 2**64.
-_ready: list[tuple[int, Node | None]] = []
+# of (rank, node, its gradients), the smallest rank first. The rank is
+# -(depth * 2**64 + sequence_nr), depth being how many backward passes are running already:
+# PyTorch ranks by (depth, sequence_nr), largest first, and a sequence_nr stays below 2**64.
+_ready: list[tuple[int, Node | None, list[Any] | None]] = []
 _DEPTH_STEP = 2**64
 
 
@@ -251,33 +251,37 @@ class ReadyQueue:
         self.dependencies, self.queued = plan.dependencies, plan.queued
         if len(root_edges) > 1:  # PyTorch starts from a new node that hands out the root
             # gradients: the latest made, it comes out at once, but moves what waits below.
-            heapq.heappush(self.heap, (self.rank_base - next(_sequence_nr), None))
+            heapq.heappush(self.heap, (self.rank_base - next(_sequence_nr), None, None))
             heapq.heappop(self.heap)
         self.deliver(root_edges, root_grads)
 
     def deliver(self, edges: Sequence[tuple[Node | None, int]], grads: Sequence[Any]) -> None:
-        """Add each gradient into the buffer of the node its edge leads to."""
+        """Add each gradient into the buffer of the node its edge leads to. A node still
+        waiting for other edges keeps its buffer in ``buffers``; a ready one takes it along
+        into the heap."""
         buffers, dependencies, queued = self.buffers, self.dependencies, self.queued
         heap, rank_base = self.heap, self.rank_base
         for (node, input_nr), grad in zip(edges, grads):
             if node is None:
                 continue
-            buffer = buffers.get(node)
+            waiting = dependencies[node] - 1
+            dependencies[node] = waiting
+            buffer = buffers.get(node) if waiting else buffers.pop(node, None)
             if buffer is None:
-                buffer = buffers[node] = [None] * node.num_outputs
+                buffer = [None] * node.num_outputs
+                if waiting:
+                    buffers[node] = buffer
             if grad is not None:
                 previous = buffer[input_nr]
                 buffer[input_nr] = grad if previous is None else previous + grad
-            waiting = dependencies[node] - 1
-            dependencies[node] = waiting
             if waiting == 0 and (queued is None or node in queued):
-                heapq.heappush(heap, (rank_base - node._sequence_nr, node))
+                heapq.heappush(heap, (rank_base - node._sequence_nr, node, buffer))
 
     def __iter__(self) -> Iterator[tuple[Node, list[Any]]]:
-        heap, floor, buffers = self.heap, self.floor, self.buffers
+        heap, floor = self.heap, self.floor
         while len(heap) > floor:
-            node = heapq.heappop(heap)[1]
-            yield node, buffers.pop(node)
+            _, node, buffer = heapq.heappop(heap)
+            yield node, buffer
 
     def __enter__(self) -> ReadyQueue:
         return self
