@@ -70,7 +70,7 @@ def wrap(data: Any, requires_grad: bool = False) -> Tensor:
         data = np.asarray(data)
     tensor = object.__new__(Tensor)
     tensor._data, tensor._requires_grad, tensor._grad_fn = data, requires_grad, None
-    tensor._version_counter = [0]
+    tensor._version_counter, tensor._base, tensor._output_nr = [0], None, 0
     return tensor
 
 
@@ -89,18 +89,18 @@ class Tensor(TensorBase):
     ``minitorch_hooks.tensor(...)`` is the usual one.
     """
 
-    # Every tensor has these four; an operation sets them for each result it makes.
-    __slots__ = ("_data", "_requires_grad", "_grad_fn", "_version_counter", "__weakref__",
-                 "__dict__")
+    # Every tensor has these six; an operation sets them for each result it makes. A view's
+    # ``_base`` is the tensor it shares memory with; a result's ``_output_nr`` is its place
+    # among its operation's outputs.
+    __slots__ = ("_data", "_requires_grad", "_grad_fn", "_version_counter", "_base",
+                 "_output_nr", "__weakref__", "__dict__")
     # The rest is rarely set (a grad, hooks, a view's base...), so it defaults here, on the
     # class, and an instance stores its own value only once it has one.
     _grad: Tensor | None = None
-    _output_nr: int = 0
     _backward_hooks: OrderedDict | None = None
     _post_accumulate_grad_hooks: OrderedDict | None = None
     _grad_accumulator: Any = None
     _retains_grad: bool = False
-    _base: Tensor | None = None
     # A view's own: the version its grad_fn was made at (PyTorch's ``attr_version``), and
     # how it was made, if in a way that forbids changing it in place ("no_grad",
     # "multi_output", "custom_function"; None for an ordinary view).
@@ -122,6 +122,7 @@ class Tensor(TensorBase):
         self._requires_grad = requires_grad
         self._grad_fn = None
         self._version_counter = [0]
+        self._base, self._output_nr = None, 0
 
     # The internal constructor: a new leaf around a NumPy array, not copied (``wrap``).
     _wrap = staticmethod(wrap)
