@@ -139,13 +139,14 @@ def _check_matrix(tensor: Tensor, name: str) -> None:
 @allocating
 def mm(input: Tensor, mat2: Tensor) -> Tensor:
     """The product of two matrices."""
+    _check_matrix(input, "self")
+    _check_matrix(mat2, "mat2")
     return _mm(input, mat2)
 
 
 def _mm(input: Tensor, mat2: Tensor) -> Tensor:
-    """``mm`` for ``matmul``, which reports a failed allocation itself."""
-    _check_matrix(input, "self")
-    _check_matrix(mat2, "mat2")
+    """``mm`` for ``matmul``, which passes it only matrices and reports a failed allocation
+    itself."""
     (n, k), (k2, m) = input._data.shape, mat2._data.shape
     if k != k2:
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({n}x{k} and {k2}x{m})")
