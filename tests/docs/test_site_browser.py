@@ -134,7 +134,10 @@ def test_search_works_offline(browser, base_url: str) -> None:
 
 # Pages with build-time drawings or wide tables, checked for width on a desktop and a phone.
 WIDTH_PAGES = ["", "explanation/module-call/", "explanation/hook-kinds/",
-               "how-to/activation-statistics/", "how-to/gradient-norms/", "reference/"]
+               "how-to/activation-statistics/", "how-to/gradient-norms/", "reference/",
+               "how-to/grad-cam/", "how-to/feature-maps/", "how-to/attention-maps/",
+               "how-to/batchnorm-statistics/", "performance/", "zh/how-to/attention-maps/",
+               "ko/explanation/why-it-is-fast/"]
 _TOO_WIDE = """() => {
   const column = document.querySelector('.md-content__inner').getBoundingClientRect();
   return [...document.querySelectorAll('.md-content__inner img, .md-content__inner .mermaid svg')]
