@@ -188,7 +188,6 @@ def block_id(path: Path, example: Example) -> str:
     return f"{path.relative_to(DOCS).as_posix()}:{example.line}"
 
 
-
 def run_block(example: Example) -> str:
     """What one block prints when run in its page's namespace, in the output-block form
     (an exception as the elided traceback); for writing output blocks, not for testing."""

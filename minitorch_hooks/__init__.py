@@ -186,7 +186,6 @@ def get_default_dtype() -> dtype:
     return float32
 
 
-
 def set_warn_always(b: builtins.bool, /) -> None:
     """Give every warning that PyTorch gives only once per process (``TORCH_WARN_ONCE``:
     ``x.T`` on a tensor that is not 2-D, ``from_numpy`` of a read-only array) every time,

@@ -81,7 +81,6 @@ STORAGE_TYPES = {f"{d.scalar_name}Storage": StorageType(f"{d.scalar_name}Storage
 _STORAGE_TYPE_OF = {st.dtype: st for st in STORAGE_TYPES.values()}
 
 
-
 def _torch_named_objects() -> dict[str, Any]:
     """Our objects that a checkpoint names with PyTorch's names, so that PyTorch can load it
     and we can load PyTorch's: ``"torch.FloatStorage"``, ``"torch.float32"``..."""

@@ -355,7 +355,6 @@ DIVERGING = {"ex04_activation_stats": "it trains at learning rates up to 4.0, wh
              "libraries' last-bit rounding differences grow into different losses"}
 
 
-
 TRAINING = EXERCISES[3]
 
 

@@ -88,7 +88,6 @@ def gradcheck(func: Callable, inputs: Any, *, eps: float = 1e-6, atol: float = 1
     return True
 
 
-
 def gradgradcheck(func: Callable, inputs: Any, grad_outputs: Any = None, *,
                   eps: float = 1e-6, atol: float = 1e-5, rtol: float = 1e-3,
                   raise_exception: bool = True) -> bool:

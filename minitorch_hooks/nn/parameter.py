@@ -139,7 +139,6 @@ class UninitializedBuffer(UninitializedTensorMixin, Tensor):
         self._init(_creation.empty(0, device=device, dtype=dtype)._data, requires_grad)
 
 
-
 def _rebuild_parameter(data: np.ndarray, requires_grad: bool,
                        backward_hooks: OrderedDict | None = None) -> Parameter:
     parameter = Parameter(Tensor._wrap(data), requires_grad)

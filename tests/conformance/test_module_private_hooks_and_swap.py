@@ -328,7 +328,6 @@ def test_load_state_dict_reports_a_failed_swap_as_an_error_message():
     assert_same_outcome(scenario)
 
 
-
 @pytest.mark.parametrize("hold", [
     pytest.param(lambda torch, m: m(torch.ones(1, 2, requires_grad=True)), id="forward kept"),
     pytest.param(lambda torch, m: m.weight[0], id="a view of the weight"),

@@ -443,7 +443,6 @@ def test_full_backward_hooks_on_every_submodule_fire_in_pytorchs_order():
     assert_same_outcome(scenario, rtol=1e-4, atol=1e-5)
 
 
-
 def test_a_saved_and_copied_transformer_runs_the_same():
     def scenario(torch):
         import copy

@@ -172,8 +172,6 @@ class _WrappedHook:
             self.module = weakref.ref(state["module"])
 
 
-
-
 class _CallState:
     """What one hooked call has got to so far; the always-call hooks need it on failure."""
 
