@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from .._tensor import Tensor
-from ..autograd import _formula as F
+from ..autograd import _formula as formula
 from ..autograd.graph import Node
 from ._record import record
 
@@ -33,7 +33,7 @@ def _floating_only(input: Tensor, name: str, kernel: str) -> np.ndarray:
 
 
 def _normal_cdf(x: Any) -> Any:
-    return 0.5 * (1 + F.erf(x / math.sqrt(2)))
+    return 0.5 * (1 + formula.erf(x / math.sqrt(2)))
 
 
 class GeluBackward0(Node):
@@ -44,10 +44,10 @@ class GeluBackward0(Node):
     def backward(self, grad):
         (x,) = self.saved_arrays()
         if self.approximate == "tanh":
-            t = F.tanh(_SQRT_2_OVER_PI * (x + 0.044715 * x * x * x))
+            t = formula.tanh(_SQRT_2_OVER_PI * (x + 0.044715 * x * x * x))
             inner = _SQRT_2_OVER_PI * (1 + 3 * 0.044715 * x * x)
             return grad * (0.5 * (1 + t) + 0.5 * x * (1 - t * t) * inner)
-        density = F.exp(-0.5 * x * x) / math.sqrt(2 * math.pi)
+        density = formula.exp(-0.5 * x * x) / math.sqrt(2 * math.pi)
         return grad * (_normal_cdf(x) + x * density)
 
 
@@ -67,7 +67,7 @@ def gelu(input: Tensor, *, approximate: str = "none") -> Tensor:
 
 
 def _sigmoid(x: Any) -> Any:
-    return 1 / (1 + F.exp(-x))
+    return 1 / (1 + formula.exp(-x))
 
 
 class SiluBackward0(Node):
@@ -95,7 +95,7 @@ class LeakyReluBackward0(Node):
 
     def backward(self, grad):
         (x,) = self.saved_arrays()
-        return F.where(x > 0, grad, grad * self.negative_slope)
+        return formula.where(x > 0, grad, grad * self.negative_slope)
 
 
 class LeakyReluBackward1(Node):
@@ -105,7 +105,7 @@ class LeakyReluBackward1(Node):
 
     def backward(self, grad):
         (result,) = self.saved_arrays()
-        return F.where(result > 0, grad, grad * self.negative_slope)
+        return formula.where(result > 0, grad, grad * self.negative_slope)
 
 
 def _leaky(x: np.ndarray, negative_slope: float) -> np.ndarray:

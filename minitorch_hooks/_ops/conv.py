@@ -24,7 +24,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from .._tensor import Tensor
-from ..autograd import _formula as F
+from ..autograd import _formula as formula
 from ..autograd.graph import Node
 from ._record import record
 
@@ -161,16 +161,17 @@ def weight_grad(input: object, grad: object, weight_shape: Sequence[int],
     if type(input) is not Tensor and type(grad) is not Tensor:
         return _weight_grad_of_arrays(input, grad, weight_shape, stride, padding, dilation,
                                       groups)
-    n, channels, *size = F.array(input).shape
+    n, channels, *size = formula.array(input).shape
     per_group = channels // groups
     # input[n, g * per_group + c] becomes batch c, channel g * N + n
-    batch = F.permute(input.reshape(n, groups, per_group, *size),
+    batch = formula.permute(input.reshape(n, groups, per_group, *size),
                       (2, 1, 0, *range(3, 3 + len(size))))
     batch = batch.reshape(per_group, groups * n, *size)
-    kernels = F.swapaxes(grad, 0, 1)  # (O, N, *positions)
-    out = F.convolution(batch, kernels, dilation, padding, stride, False, [0] * len(size), groups)
+    kernels = formula.swapaxes(grad, 0, 1)  # (O, N, *positions)
+    out = formula.convolution(batch, kernels, dilation, padding, stride, False,
+                              [0] * len(size), groups)
     out = out[(slice(None), slice(None)) + tuple(slice(0, k) for k in weight_shape[2:])]
-    return F.swapaxes(out, 0, 1)
+    return formula.swapaxes(out, 0, 1)
 
 
 def _weight_grad_of_arrays(input: np.ndarray, grad: np.ndarray, weight_shape: Sequence[int],
@@ -207,24 +208,24 @@ class ConvolutionBackward0(Node):
             if needs_input:
                 # The transposed convolution gives back the input's size up to the rows
                 # the last stride skipped: ``output_padding`` restores them.
-                size = F.array(input).shape[2:]
+                size = formula.array(input).shape[2:]
                 made = [(o - 1) * s - 2 * p + d * (k - 1) + 1 for o, s, p, d, k in zip(
-                    F.array(grad).shape[2:], stride, padding, dilation,
-                    F.array(weight).shape[2:])]
-                grad_input = F.convolution(grad, weight, stride, padding, dilation, True,
+                    formula.array(grad).shape[2:], stride, padding, dilation,
+                    formula.array(weight).shape[2:])]
+                grad_input = formula.convolution(grad, weight, stride, padding, dilation, True,
                                            [s - m for s, m in zip(size, made)], self.groups)
             if needs_weight:
-                grad_weight = weight_grad(input, grad, F.array(weight).shape, stride, padding,
+                grad_weight = weight_grad(input, grad, formula.array(weight).shape, stride, padding,
                                           dilation, self.groups)
         else:
             if needs_input:
-                grad_input = F.convolution(grad, weight, stride, padding, dilation, False,
+                grad_input = formula.convolution(grad, weight, stride, padding, dilation, False,
                                            [0] * nd, self.groups)
             if needs_weight:
-                grad_weight = weight_grad(grad, input, F.array(weight).shape, stride, padding,
+                grad_weight = weight_grad(grad, input, formula.array(weight).shape, stride, padding,
                                           dilation, self.groups)
         if needs_bias:
-            grad_bias = F.sum(grad, (0, *range(2, 2 + nd)))
+            grad_bias = formula.sum(grad, (0, *range(2, 2 + nd)))
         return grad_input, grad_weight, grad_bias
 
 

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from .._tensor import Tensor
-from ..autograd import _formula as F
+from ..autograd import _formula as formula
 from ..autograd.graph import Node
 from ._record import record
 from .pointwise import _binary, _is_bool
@@ -54,8 +54,8 @@ class RemainderBackward1(Node):
     def backward(self, grad):
         b, a = self.saved_arrays()
         # floor and trunc are flat where they are defined: the quotient is a constant
-        quotient = None if a is None else np.floor_divide(F.array(a), F.array(b))
-        return grad, None if a is None else -grad * F.like(quotient, grad)
+        quotient = None if a is None else np.floor_divide(formula.array(a), formula.array(b))
+        return grad, None if a is None else -grad * formula.like(quotient, grad)
 
 
 class FmodBackward0(Node):
@@ -71,8 +71,8 @@ class FmodBackward1(Node):
 
     def backward(self, grad):
         b, a = self.saved_arrays()
-        quotient = None if a is None else np.trunc(F.array(a) / F.array(b))
-        return grad, None if a is None else -grad * F.like(quotient, grad)
+        quotient = None if a is None else np.trunc(formula.array(a) / formula.array(b))
+        return grad, None if a is None else -grad * formula.like(quotient, grad)
 
 
 def _divide(input: Any, other: Any, ufunc: np.ufunc, kernel: str) -> np.ndarray:

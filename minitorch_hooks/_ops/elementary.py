@@ -15,7 +15,7 @@ import math
 import numpy as np
 
 from .._tensor import Tensor
-from ..autograd import _formula as F
+from ..autograd import _formula as formula
 from ..autograd.graph import Node
 from ._record import record
 from .pointwise import _floating
@@ -27,7 +27,7 @@ class SinBackward0(Node):
 
     def backward(self, grad):
         (x,) = self.saved_arrays()
-        return grad * F.cos(x)
+        return grad * formula.cos(x)
 
 
 class CosBackward0(Node):
@@ -36,7 +36,7 @@ class CosBackward0(Node):
 
     def backward(self, grad):
         (x,) = self.saved_arrays()
-        return -grad * F.sin(x)
+        return -grad * formula.sin(x)
 
 
 class TanBackward0(Node):
@@ -54,7 +54,7 @@ class AsinBackward0(Node):
 
     def backward(self, grad):
         (x,) = self.saved_arrays()
-        return grad / F.sqrt(1 - x * x)
+        return grad / formula.sqrt(1 - x * x)
 
 
 class AcosBackward0(Node):
@@ -63,7 +63,7 @@ class AcosBackward0(Node):
 
     def backward(self, grad):
         (x,) = self.saved_arrays()
-        return -grad / F.sqrt(1 - x * x)
+        return -grad / formula.sqrt(1 - x * x)
 
 
 class AtanBackward0(Node):
@@ -81,7 +81,7 @@ class SinhBackward0(Node):
 
     def backward(self, grad):
         (x,) = self.saved_arrays()
-        return grad * F.cosh(x)
+        return grad * formula.cosh(x)
 
 
 class CoshBackward0(Node):
@@ -90,7 +90,7 @@ class CoshBackward0(Node):
 
     def backward(self, grad):
         (x,) = self.saved_arrays()
-        return grad * F.sinh(x)
+        return grad * formula.sinh(x)
 
 
 class RsqrtBackward0(Node):
@@ -111,7 +111,7 @@ class ErfBackward0(Node):
 
     def backward(self, grad):
         (x,) = self.saved_arrays()
-        return grad * (2 / math.sqrt(math.pi)) * F.exp(-x * x)
+        return grad * (2 / math.sqrt(math.pi)) * formula.exp(-x * x)
 
 
 def _unary(ufunc: np.ufunc, node_type: type[Node], saves_result: bool):

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from .._tensor import Tensor
-from ..autograd import _formula as F
+from ..autograd import _formula as formula
 from ..autograd.graph import Node
 from ._record import record
 from .shape import _as_view, unsqueeze
@@ -22,15 +22,15 @@ from .shape import _as_view, unsqueeze
 
 class SelectBackward0(Node):
     __slots__ = ("shape", "index")
-    double_backward = F.SelectBackwardBackward0  # the node its formula records on Tensors
+    double_backward = formula.SelectBackwardBackward0  # the node its formula records on Tensors
 
     def backward(self, grad):
-        return F.scatter(self.shape, self.index, grad, node_type=self.double_backward)
+        return formula.scatter(self.shape, self.index, grad, node_type=self.double_backward)
 
 
 class SliceBackward0(SelectBackward0):
     __slots__ = ()
-    double_backward = F.SliceBackwardBackward0
+    double_backward = formula.SliceBackwardBackward0
 
 
 class AliasBackward0(Node):
@@ -54,8 +54,8 @@ class IndexBackward0(Node):
         return tuple(saved if raw else saved.tensor(self) for saved in self._saved)
 
     def backward(self, grad):
-        key = _gather_key(zip(self.dims, map(F.array, self.saved_arrays())))
-        return F.scatter(self.shape, key, grad, accumulate=True)  # repeated indices add up
+        key = _gather_key(zip(self.dims, map(formula.array, self.saved_arrays())))
+        return formula.scatter(self.shape, key, grad, accumulate=True)  # repeated indices add up
 
 
 def getitem(input: Tensor, index: Any) -> Tensor:

@@ -30,7 +30,7 @@ import numpy as np
 from .. import _dtype
 from .._generator import Generator
 from .._tensor import Tensor
-from ..autograd import _formula as F
+from ..autograd import _formula as formula
 from ..autograd.function import custom_function_view_error
 from ..autograd.grad_mode import _State, no_grad
 from ..autograd.graph import Node
@@ -217,7 +217,7 @@ class FillBackward2(Node):
     __slots__ = ()
 
     def backward(self, grad):
-        return F.zeros_like(grad)
+        return formula.zeros_like(grad)
 
 
 class FillBackward3(FillBackward2):
@@ -226,7 +226,7 @@ class FillBackward3(FillBackward2):
     __slots__ = ()
 
     def backward(self, grad):
-        return F.zeros_like(grad), grad.sum()
+        return formula.zeros_like(grad), grad.sum()
 
 
 class ZeroBackward0(FillBackward2):
@@ -299,7 +299,7 @@ class CopyBackwards(Node):
         return "torch::autograd::CopyBackwards"  # a C++ node, like AccumulateGrad
 
     def backward(self, grad):
-        return F.zeros_like(grad), grad
+        return formula.zeros_like(grad), grad
 
 
 def copy_(self: Tensor, src: Any) -> Tensor:

@@ -15,7 +15,7 @@ import numpy as np
 
 from .._allocation import allocating
 from .._tensor import Tensor, _c_name
-from ..autograd import _formula as F
+from ..autograd import _formula as formula
 from ..autograd.graph import Node
 from ._record import record, saved_for_each_other
 from .conversion import contiguous
@@ -62,9 +62,11 @@ class _MatrixProductBackward(Node):
         mat1, mat2 = (second, first) if self.mat2_saved_first else (first, second)
         grad_mat1 = grad_mat2 = None
         if mat2 is not None:
-            grad_mat1 = F.t(mat2 @ F.t(grad)) if mat1_column_major else grad @ F.t(mat2)
+            grad_mat1 = (formula.t(mat2 @ formula.t(grad)) if mat1_column_major
+                         else grad @ formula.t(mat2))
         if mat1 is not None:
-            grad_mat2 = F.t(F.t(grad) @ mat1) if mat2_column_major else F.t(mat1) @ grad
+            grad_mat2 = (formula.t(formula.t(grad) @ mat1) if mat2_column_major
+                         else formula.t(mat1) @ grad)
         return grad_mat1, grad_mat2
 
 
@@ -96,8 +98,8 @@ class MvBackward0(Node):
 
     def backward(self, grad):
         matrix, vector = self.saved_arrays()
-        return (None if vector is None else F.outer(grad, vector),
-                None if matrix is None else F.t(matrix) @ grad)
+        return (None if vector is None else formula.outer(grad, vector),
+                None if matrix is None else formula.t(matrix) @ grad)
 
 
 class DotBackward0(Node):
@@ -115,8 +117,8 @@ class BmmBackward0(Node):
 
     def backward(self, grad):
         b, a = self.saved_arrays()  # ``mat2`` was saved first (see _MatrixProductBackward)
-        return (None if b is None else grad @ F.swapaxes(b, -1, -2),
-                None if a is None else F.swapaxes(a, -1, -2) @ grad)
+        return (None if b is None else grad @ formula.swapaxes(b, -1, -2),
+                None if a is None else formula.swapaxes(a, -1, -2) @ grad)
 
 
 def _check_same_dtype(a: Tensor, b: Tensor, message: str) -> None:

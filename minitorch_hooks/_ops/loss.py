@@ -14,7 +14,7 @@ import math
 import numpy as np
 
 from .._tensor import Tensor
-from ..autograd import _formula as F
+from ..autograd import _formula as formula
 from ..autograd.graph import Node
 from ._record import promote, record
 
@@ -37,7 +37,7 @@ class MseLossBackward0(Node):
         x, target = self.saved_arrays()
         grad_input = 2 * (x - target) * grad
         if self.reduction == "mean":
-            grad_input = grad_input / F.numel(x)
+            grad_input = grad_input / formula.numel(x)
         return grad_input, -grad_input
 
 
@@ -70,8 +70,8 @@ class NllLossBackward0(Node):
             scale = grad
         else:
             scale = grad / total_weight  # nan if nothing was counted, as in PyTorch
-        picked = -scale if self.weights is None else -(F.like(self.weights, scale) * scale)
-        grad_input = F.scatter((math.prod(self.shape[:-1]), self.shape[-1]),
+        picked = -scale if self.weights is None else -(formula.like(self.weights, scale) * scale)
+        grad_input = formula.scatter((math.prod(self.shape[:-1]), self.shape[-1]),
                                (self.rows, self.classes), picked)
         return grad_input.reshape(self.shape)
 

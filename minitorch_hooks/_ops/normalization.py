@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from .._tensor import Tensor
-from ..autograd import _formula as F
+from ..autograd import _formula as formula
 from ..autograd.graph import Node
 from ._record import record
 
@@ -34,8 +34,8 @@ def _normalized(x: Any, stats_shape: tuple[int, ...], axes: tuple[int, ...],
     """``x`` in the statistics shape, centred and scaled to unit variance (biased variance,
     as normalisation uses), and the reciprocal of its standard deviation."""
     grouped = x.reshape(stats_shape)
-    centred = grouped - F.mean(grouped, axes)
-    rstd = (F.mean(centred * centred, axes) + eps) ** -0.5
+    centred = grouped - formula.mean(grouped, axes)
+    rstd = (formula.mean(centred * centred, axes) + eps) ** -0.5
     return centred * rstd, rstd
 
 
@@ -65,12 +65,12 @@ class _NormBackward(Node):
         scaled = grad if weight is None else grad * weight.reshape(self.param_shape)
         scaled = scaled.reshape(self.stats_shape)
         if batch_statistics:
-            scaled = (scaled - F.mean(scaled, self.axes)
-                      - xhat * F.mean(scaled * xhat, self.axes))
-        shape = F.array(x).shape
-        grad_weight = F.sum(grad * xhat.reshape(shape), self.param_axes)
+            scaled = (scaled - formula.mean(scaled, self.axes)
+                      - xhat * formula.mean(scaled * xhat, self.axes))
+        shape = formula.array(x).shape
+        grad_weight = formula.sum(grad * xhat.reshape(shape), self.param_axes)
         return ((scaled * rstd).reshape(shape), grad_weight.reshape(self.affine_shape),
-                F.sum(grad, self.param_axes).reshape(self.affine_shape))
+                formula.sum(grad, self.param_axes).reshape(self.affine_shape))
 
 
 class NativeBatchNormBackward0(_NormBackward):

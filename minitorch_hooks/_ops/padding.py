@@ -17,7 +17,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from .._tensor import Tensor
-from ..autograd import _formula as F
+from ..autograd import _formula as formula
 from ..autograd.graph import Node
 from ._record import record
 
@@ -41,7 +41,7 @@ class ConstantPadNdBackward0(Node):
         inner = grad[self.out_key]
         if all(key == slice(0, size) for key, size in zip(self.in_key, self.shape)):
             return inner  # the usual case: nothing was cut, the gradient is a region
-        return F.scatter(self.shape, self.in_key, inner)
+        return formula.scatter(self.shape, self.in_key, inner)
 
 
 def constant_pad_nd(input: Tensor, pad: Sequence[int], value: float) -> Tensor:
@@ -80,7 +80,7 @@ class _GatherPadBackward(Node):
         rows = math.prod(lead)
         flat = grad.reshape(rows, -1)
         key = (np.arange(rows)[:, None], self.sources.reshape(1, -1))
-        return F.scatter((rows, math.prod(self.shape[len(lead):])), key, flat,
+        return formula.scatter((rows, math.prod(self.shape[len(lead):])), key, flat,
                          accumulate=True).reshape(self.shape)
 
 

@@ -2,8 +2,9 @@
 
 Each node's ``backward`` is the chain rule for one operation, as in micrograd: the
 gradient of the output times the local derivative. It is written with operators and the
-helpers of ``autograd/_formula.py`` (``F``), so that it runs on NumPy arrays and, under
-``create_graph``, on Tensors (then it is recorded, and can be differentiated again).
+helpers of ``autograd/_formula.py`` (imported as ``formula``), so that it runs on NumPy
+arrays and, under ``create_graph``, on Tensors (then it is recorded, and can be
+differentiated again).
 Broadcasting is undone by the engine, so a formula may return a gradient of the broadcast
 shape.
 See <https://docs.pytorch.org/docs/2.13/torch.html#pointwise-ops>
@@ -18,7 +19,7 @@ import numpy as np
 from .. import _creation
 from .._allocation import allocation_failed
 from .._tensor import Tensor
-from ..autograd import _formula as F
+from ..autograd import _formula as formula
 from ..autograd.graph import Node
 from ._record import as_number, promote, record, saved_for, saved_for_each_other, value_of
 
@@ -191,7 +192,7 @@ class PowBackward0(Node):
     def backward(self, grad):
         (base,) = self.saved_arrays()
         if self.exponent == 0:
-            return F.zeros_like(grad)
+            return formula.zeros_like(grad)
         return grad * self.exponent * base ** (self.exponent - 1)
 
 
@@ -203,7 +204,7 @@ class PowBackward1(Node):
         exponent, base, result = self.saved_arrays()
         grad_base = grad * exponent * base ** (exponent - 1)
         positive = base > 0
-        log_base = F.where(positive, F.log(F.where(positive, base, 1)), 0)
+        log_base = formula.where(positive, formula.log(formula.where(positive, base, 1)), 0)
         return grad_base, grad * result * log_base
 
 
@@ -322,7 +323,7 @@ class AbsBackward0(Node):
 
     def backward(self, grad):
         (x,) = self.saved_arrays()
-        return grad * F.sign(x)
+        return grad * formula.sign(x)
 
 
 def abs(input: Tensor) -> Tensor:  # noqa: A001 - torch's name
@@ -336,7 +337,7 @@ class SignBackward0(Node):
     __slots__ = ()
 
     def backward(self, grad):
-        return F.zeros_like(grad)
+        return formula.zeros_like(grad)
 
 
 def sign(input: Tensor) -> Tensor:
@@ -401,9 +402,9 @@ class ClampBackward1(Node):
     def backward(self, grad):
         (x,) = self.saved_arrays()
         if self.min is not None:
-            grad = F.where(x >= self.min, grad, 0)
+            grad = formula.where(x >= self.min, grad, 0)
         if self.max is not None:
-            grad = F.where(x <= self.max, grad, 0)
+            grad = formula.where(x <= self.max, grad, 0)
         return grad
 
 
@@ -422,7 +423,7 @@ class WhereBackward0(Node):
 
     def backward(self, grad):
         (condition,) = self.saved_arrays()
-        return F.where(condition, grad, 0), F.where(condition, 0, grad)
+        return formula.where(condition, grad, 0), formula.where(condition, 0, grad)
 
 
 def where(condition: Tensor, input: Any, other: Any) -> Tensor:

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from .._tensor import Tensor
-from ..autograd import _formula as F
+from ..autograd import _formula as formula
 from ..autograd.graph import Node
 from ._record import record
 
@@ -80,7 +80,7 @@ def _scatter_to_planes(shape: tuple[int, ...], positions: np.ndarray, values: ob
     ``positions`` of each plane: the backward of reading them."""
     planes = math.prod(shape[:-2])
     key = (np.arange(planes)[:, None], positions if positions.ndim == 2 else positions[None])
-    return F.scatter((planes, shape[-2] * shape[-1]), key, values,
+    return formula.scatter((planes, shape[-2] * shape[-1]), key, values,
                      accumulate=True).reshape(shape)
 
 
@@ -93,7 +93,7 @@ class MaxPool2DWithIndicesBackward0(Node):
 
     def backward(self, grad):
         _, indices = self.saved_arrays()
-        flat = F.array(indices).reshape(math.prod(self.shape[:-2]), -1)
+        flat = formula.array(indices).reshape(math.prod(self.shape[:-2]), -1)
         return _scatter_to_planes(self.shape, flat, grad.reshape(flat.shape))
 
 
@@ -151,7 +151,7 @@ class AvgPool2DBackward0(Node):
 
     def backward(self, grad):
         self.saved_arrays()  # unused, but checked: PyTorch's node saves the input
-        scaled = grad.reshape(math.prod(self.shape[:-2]), -1) / F.like(self.divisors, grad)
+        scaled = grad.reshape(math.prod(self.shape[:-2]), -1) / formula.like(self.divisors, grad)
         return _scatter_to_planes(self.shape, self.positions, scaled[:, self.windows])
 
 
@@ -189,7 +189,7 @@ class _SeparableBackward(Node):
     __slots__ = ("rows", "cols")
 
     def backward(self, grad):
-        return F.like(self.rows.T, grad) @ grad @ F.like(self.cols, grad)
+        return formula.like(self.rows.T, grad) @ grad @ formula.like(self.cols, grad)
 
 
 class AdaptiveAvgPool2DBackward0(_SeparableBackward):

@@ -18,7 +18,7 @@ import numpy as np
 
 from .. import return_types
 from .._tensor import Tensor, _wrap_dim
-from ..autograd import _formula as F
+from ..autograd import _formula as formula
 from ..autograd.graph import Node
 from ._record import record, shown_dim
 
@@ -37,13 +37,13 @@ def _spread(grad: Any, shape: tuple[int, ...]) -> Any:
     """``grad`` repeated over ``shape``, as a new array: each reduced element gets the same
     gradient. (A sum's gradient is a view instead, see ``SumBackward0``; PyTorch's mean
     divides that view, which makes a new tensor.)"""
-    return F.full(shape, grad)
+    return formula.full(shape, grad)
 
 
 def _unreduce(grad: Any, axes: tuple[int, ...] | None, keepdim: bool) -> Any:
     """Re-insert the reduced dimensions, of size 1, that ``keepdim=False`` removed."""
     if axes is not None and not keepdim:
-        return F.expand_dims(grad, axes)
+        return formula.expand_dims(grad, axes)
     return grad
 
 
@@ -55,14 +55,14 @@ class SumBackward0(Node):
     __slots__ = ("shape",)
 
     def backward(self, grad):
-        return F.expand(grad, self.shape)
+        return formula.expand(grad, self.shape)
 
 
 class SumBackward1(SumBackward0):
     __slots__ = ("axes", "keepdim")
 
     def backward(self, grad):
-        return F.expand(_unreduce(grad, self.axes, self.keepdim), self.shape)
+        return formula.expand(_unreduce(grad, self.axes, self.keepdim), self.shape)
 
 
 def sum(input: Tensor, dim: Dims = None, keepdim: bool = False, *,  # noqa: A001
@@ -91,7 +91,7 @@ class TraceBackward0(Node):
         # The main diagonal, also of a matrix that is not square: an identity-like mask
         # times the gradient, so the formula is itself differentiable.
         rows, cols = self.self_sym_sizes
-        return F.like(np.eye(rows, cols, dtype=F.dtype(grad)), grad) * grad
+        return formula.like(np.eye(rows, cols, dtype=formula.dtype(grad)), grad) * grad
 
 
 def trace(input: Tensor) -> Tensor:
@@ -131,10 +131,11 @@ def mean(input: Tensor, dim: Dims = None, keepdim: bool = False) -> Tensor:
             "mean(): could not infer output dtype. Input dtype must be either a floating "
             f"point or complex dtype. Got: {input.dtype.scalar_name}")
     if dim is None:
-        return record(F.array_mean(data, None, False), MeanBackward0, (input,), shape=data.shape)
+        return record(formula.array_mean(data, None, False), MeanBackward0, (input,),
+                      shape=data.shape)
     axes = _axes(dim, data.ndim)
-    return record(F.array_mean(data, axes, keepdim), MeanBackward1, (input,), shape=data.shape,
-                  axes=axes, keepdim=keepdim)
+    return record(formula.array_mean(data, axes, keepdim), MeanBackward1, (input,),
+                  shape=data.shape, axes=axes, keepdim=keepdim)
 
 
 class _AllExtremumBackward(Node):
@@ -166,11 +167,11 @@ class _DimExtremumBackward(Node):
     def backward(self, grad):
         (winners,) = self.saved_arrays()  # the indices output, which PyTorch saves
         shape = self.shape or (1,)
-        indices = F.array(winners).reshape(shape[:self.axis] + (1,) + shape[self.axis + 1:])
+        indices = formula.array(winners).reshape(shape[:self.axis] + (1,) + shape[self.axis + 1:])
         key = tuple(indices if d == self.axis else np.arange(size).reshape(
             (-1,) + (1,) * (len(shape) - d - 1)) for d, size in enumerate(shape))
-        return F.scatter(shape, key, grad.reshape(indices.shape),
-                         node_type=F.ScatterBackward0).reshape(self.shape)
+        return formula.scatter(shape, key, grad.reshape(indices.shape),
+                         node_type=formula.ScatterBackward0).reshape(self.shape)
 
 
 class MaxBackward0(_DimExtremumBackward):
@@ -235,8 +236,8 @@ class LinalgVectorNormBackward0(Node):
     def backward(self, grad):
         x, norm = self.saved_arrays()
         if self.axes is not None and not self.keepdim:
-            grad, norm = F.expand_dims(grad, self.axes), F.expand_dims(norm, self.axes)
-        return x * F.where(norm == 0, 0, grad / norm)
+            grad, norm = formula.expand_dims(grad, self.axes), formula.expand_dims(norm, self.axes)
+        return x * formula.where(norm == 0, 0, grad / norm)
 
 
 def norm(input: Tensor, p: float = 2, dim: Dims = None, keepdim: bool = False) -> Tensor:
@@ -290,15 +291,15 @@ class VarBackward0(Node):
 
 def _var_backward(grad: Any, x: Any, axes: tuple[int, ...] | None,
                   keepdim: bool, correction: float) -> Any:
-    centred = x - F.mean(x, axes)
-    count = F.numel(x) if axes is None else math.prod(x.shape[a] for a in axes)
+    centred = x - formula.mean(x, axes)
+    count = formula.numel(x) if axes is None else math.prod(x.shape[a] for a in axes)
     dof = float(count - correction)
     if (axes is None or x.ndim == 0) and dof <= 0:
         # PyTorch's special case: 2 / 0 is inf, and inf * 0 is nan where x is the mean.
-        infinite = np.where(F.array(centred) == 0, np.nan, np.inf).astype(F.dtype(x))
-        return grad * F.like(infinite, grad)
+        infinite = np.where(formula.array(centred) == 0, np.nan, np.inf).astype(formula.dtype(x))
+        return grad * formula.like(infinite, grad)
     scale = float(np.divide(2.0, dof))  # inf for no degrees of freedom, as in PyTorch
-    return F.astype(scale * _unreduce(grad, axes, keepdim) * centred, F.dtype(x))
+    return formula.astype(scale * _unreduce(grad, axes, keepdim) * centred, formula.dtype(x))
 
 
 class StdBackward0(Node):
@@ -311,9 +312,9 @@ class StdBackward0(Node):
     def backward(self, grad):
         x, std = self.saved_arrays()
         if self.axes is not None and not self.keepdim:
-            std = F.expand_dims(std, self.axes)
-            grad = F.expand_dims(grad, self.axes)
-        grad_var = F.where(std == 0, 0, grad / (2 * std))
+            std = formula.expand_dims(std, self.axes)
+            grad = formula.expand_dims(grad, self.axes)
+        grad_var = formula.where(std == 0, 0, grad / (2 * std))
         return _var_backward(grad_var, x, self.axes, True, self.correction)
 
 
@@ -338,7 +339,7 @@ def _var(name: str, input: Tensor, dim: Any, unbiased: bool | None, keepdim: boo
         warnings.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly "
                       "less than the reduction factor (input numel divided by output numel).",
                       UserWarning, stacklevel=3)
-    centred = data - F.array_mean(data, axes, True)
+    centred = data - formula.array_mean(data, axes, True)
     with np.errstate(divide="ignore", invalid="ignore"):
         result = (centred * centred).sum(axis=axes, keepdims=keepdim) / \
             np.float64(builtins.max(count - correction, 0))
@@ -385,10 +386,11 @@ class VarMeanBackward0(Node):
 
     def _with_mean(self, x: Any, grad: Any, grad_mean: Any) -> Any:
         if grad_mean is not None:
-            count = F.numel(x) if self.axes is None else math.prod(x.shape[a] for a in self.axes)
+            count = (formula.numel(x) if self.axes is None
+                     else math.prod(x.shape[a] for a in self.axes))
             from_mean = _unreduce(grad_mean, self.axes, self.keepdim) / count
             grad = from_mean if grad is None else grad + from_mean
-        return F.astype(F.expand(grad, x.shape), F.dtype(x))
+        return formula.astype(formula.expand(grad, x.shape), formula.dtype(x))
 
 
 class StdMeanBackward0(VarMeanBackward0):
@@ -404,7 +406,7 @@ class StdMeanBackward0(VarMeanBackward0):
         if grad_std is not None:
             std, grad_std = _unreduce(std, self.axes, self.keepdim), \
                 _unreduce(grad_std, self.axes, self.keepdim)
-            grad_var = F.where(std == 0, 0, grad_std / (2 * std))
+            grad_var = formula.where(std == 0, 0, grad_std / (2 * std))
             grad = _var_backward(grad_var, x, self.axes, True, self.dof_correction)
         return self._with_mean(x, grad, grad_mean)
 

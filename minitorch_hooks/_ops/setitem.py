@@ -20,7 +20,7 @@ import numpy as np
 
 from .. import _dtype
 from .._tensor import Tensor, _c_name
-from ..autograd import _formula as F
+from ..autograd import _formula as formula
 from ..autograd.grad_mode import _State, no_grad
 from ..autograd.graph import Node
 from . import indexing, shape
@@ -53,9 +53,9 @@ class IndexPutBackward0(Node):
         return indexing.IndexBackward0._saved_named(self, name, raw)  # a tuple, as for x[index]
 
     def backward(self, grad):
-        arrays = map(F.array, self.saved_arrays())
+        arrays = map(formula.array, self.saved_arrays())
         key = tuple(next(arrays) if isinstance(item, np.ndarray) else item for item in self.key)
-        return F.zero_at(grad, key), grad[key]
+        return formula.zero_at(grad, key), grad[key]
 
 
 _EXPANDED_INDEX_PUT = (
@@ -190,7 +190,7 @@ class MaskedFillBackward0(Node):
 
     def backward(self, grad):
         (mask,) = self.saved_arrays()
-        return F.where(mask, 0, grad)
+        return formula.where(mask, 0, grad)
 
 
 class MaskedFillBackward1(MaskedFillBackward0):
@@ -201,7 +201,7 @@ class MaskedFillBackward1(MaskedFillBackward0):
 
     def backward(self, grad):
         (mask,) = self.saved_arrays()
-        return F.where(mask, 0, grad), F.where(mask, grad, 0).sum()
+        return formula.where(mask, 0, grad), formula.where(mask, grad, 0).sum()
 
 
 def _masked_fill_value(mask: Tensor, value: Any, dtype: np.dtype) -> np.ndarray:

@@ -18,7 +18,7 @@ import numpy as np
 
 from .._tensor import Tensor, _shape_from, _wrap_dim
 from .._warnings import warn_once
-from ..autograd import _formula as F
+from ..autograd import _formula as formula
 from ..autograd.grad_mode import _State
 from ..autograd.graph import Node
 from ._arguments import check_tensor_sequence
@@ -156,7 +156,7 @@ class PermuteBackward0(Node):
     __slots__ = ("dims",)
 
     def backward(self, grad):
-        return F.permute(grad, np.argsort(self.dims))
+        return formula.permute(grad, np.argsort(self.dims))
 
 
 def permute(input: Tensor, *dims: Any) -> Tensor:
@@ -177,7 +177,7 @@ class TransposeBackward0(Node):
     __slots__ = ("dim0", "dim1")
 
     def backward(self, grad):
-        return F.swapaxes(grad, self.dim0, self.dim1)
+        return formula.swapaxes(grad, self.dim0, self.dim1)
 
 
 def transpose(input: Tensor, dim0: int, dim1: int) -> Tensor:
@@ -191,7 +191,7 @@ class TBackward0(Node):
     __slots__ = ()
 
     def backward(self, grad):
-        return F.t(grad)
+        return formula.t(grad)
 
 
 def transpose_last(input: Tensor) -> Tensor:
@@ -225,7 +225,7 @@ class UnsqueezeBackward0(Node):
     __slots__ = ("dim",)
 
     def backward(self, grad):
-        return F.squeeze(grad, self.dim)
+        return formula.squeeze(grad, self.dim)
 
 
 def unsqueeze(input: Tensor, dim: int) -> Tensor:
@@ -281,7 +281,7 @@ def expand(input: Tensor, *sizes: Any) -> Tensor:
     ``-1`` keeps a dimension's size."""
     data = input._data
     target = expanded_shape(input, _shape_from(sizes))
-    return _as_view(record(F.expanded(data, target), ExpandBackward0, (input,),
+    return _as_view(record(formula.expanded(data, target), ExpandBackward0, (input,),
                            shape=data.shape), input)
 
 
@@ -323,7 +323,7 @@ class CatBackward0(Node):
     __slots__ = ("axis", "sizes")
 
     def backward(self, grad):
-        return F.split(grad, self.sizes, self.axis)
+        return formula.split(grad, self.sizes, self.axis)
 
 
 def _joined_arrays(tensors: Sequence[Tensor]) -> list[np.ndarray]:
@@ -361,7 +361,7 @@ class StackBackward0(Node):
     __slots__ = ("axis",)
 
     def backward(self, grad):
-        return F.unbind(grad, self.axis)
+        return formula.unbind(grad, self.axis)
 
 
 def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
@@ -389,7 +389,7 @@ class SplitBackward0(Node):
     __slots__ = ("num_outputs", "shape", "axis", "sizes")
 
     def backward(self, *grads):
-        return F.concatenate(self._pieces(grads), self.axis)
+        return formula.concatenate(self._pieces(grads), self.axis)
 
     def _pieces(self, grads: tuple) -> list[Any]:
         given = next(g for g in grads if g is not None)
@@ -397,7 +397,7 @@ class SplitBackward0(Node):
         for grad, size in zip(grads, self.sizes):
             if grad is None:
                 piece_shape = self.shape[:self.axis] + (size,) + self.shape[self.axis + 1:]
-                grad = F.zeros(piece_shape, given)
+                grad = formula.zeros(piece_shape, given)
             pieces.append(grad)
         return pieces
 
@@ -414,9 +414,9 @@ class UnbindBackward0(SplitBackward0):
     __slots__ = ()
 
     def backward(self, *grads):
-        pieces = self._pieces(tuple(None if g is None else F.expand_dims(g, self.axis)
+        pieces = self._pieces(tuple(None if g is None else formula.expand_dims(g, self.axis)
                                     for g in grads))
-        return F.concatenate(pieces, self.axis)
+        return formula.concatenate(pieces, self.axis)
 
 
 def _record_pieces(input: Tensor, pieces: list[np.ndarray], node_type: type[Node],

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._tensor import Tensor, _wrap_dim
-from ..autograd import _formula as F
+from ..autograd import _formula as formula
 from ..autograd.graph import Node
 from ._record import record, shown_dim
 from .conversion import to
@@ -27,7 +27,7 @@ class SoftmaxBackward0(Node):
 
     def backward(self, grad):
         (y,) = self.saved_arrays()
-        return y * (grad - F.sum(grad * y, self.axis, keepdims=True))
+        return y * (grad - formula.sum(grad * y, self.axis, keepdims=True))
 
 
 def softmax(input: Tensor, dim: int, dtype: object = None) -> Tensor:
@@ -52,7 +52,7 @@ class LogSoftmaxBackward0(Node):
 
     def backward(self, grad):
         (result,) = self.saved_arrays()
-        return grad - F.exp(result) * F.sum(grad, self.axis, keepdims=True)
+        return grad - formula.exp(result) * formula.sum(grad, self.axis, keepdims=True)
 
 
 def log_softmax(input: Tensor, dim: int, dtype: object = None) -> Tensor:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._tensor import Tensor
-from ..autograd import _formula as F
+from ..autograd import _formula as formula
 from ..autograd.graph import Node
 from ._record import record
 
@@ -31,13 +31,13 @@ class EmbeddingBackward0(Node):
 
     def backward(self, grad):
         (indices,) = self.saved_arrays()
-        indices = F.array(indices).reshape(-1)
-        rows = grad.reshape(-1, F.array(grad).shape[-1])
+        indices = formula.array(indices).reshape(-1)
+        rows = grad.reshape(-1, formula.array(grad).shape[-1])
         if self.scale_grad_by_freq:
             counts = np.bincount(indices, minlength=self.num_weights)[indices]
-            rows = rows / F.like(counts[:, None].astype(F.dtype(rows)), rows)
+            rows = rows / formula.like(counts[:, None].astype(formula.dtype(rows)), rows)
         kept = indices != self.padding_idx
-        return F.scatter((self.num_weights, rows.shape[-1]), (indices[kept],), rows[kept],
+        return formula.scatter((self.num_weights, rows.shape[-1]), (indices[kept],), rows[kept],
                          accumulate=True)
 
 

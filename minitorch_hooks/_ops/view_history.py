@@ -17,7 +17,7 @@ import math
 import numpy as np
 
 from .._tensor import Tensor
-from ..autograd import _formula as F
+from ..autograd import _formula as formula
 from ..autograd.engine import apply_formula
 from ..autograd.function import CUSTOM_FUNCTION_VIEW
 from ..autograd.graph import Node
@@ -75,7 +75,7 @@ class AsStridedBackward0(Node):
 
     def backward(self, grad):
         shape, _ = self._input_meta[0]
-        grad_base = F.scatter((math.prod(shape),), self.positions, grad, accumulate=True)
+        grad_base = formula.scatter((math.prod(shape),), self.positions, grad, accumulate=True)
         return grad_base.reshape(shape)
 
 
@@ -111,9 +111,9 @@ class CopySlices(Node):
             raise RuntimeError(INTERNAL_OVERLAP)
         flat = grad.reshape(-1)
         grads = apply_formula(self.fn, (flat[self.positions],))
-        result = F.zero_at(flat, self.positions)  # the region's old values are overwritten
+        result = formula.zero_at(flat, self.positions)  # the region's old values are overwritten
         if grads[0] is not None:  # ... by the gradient for the view's old value
-            result = result + F.scatter(flat.shape, self.positions, grads[0])
+            result = result + formula.scatter(flat.shape, self.positions, grads[0])
         return (result.reshape(grad.shape), *grads[1:])
 
 
