@@ -16,7 +16,7 @@ import numpy as np
 
 from . import _dtype, _tensor
 from ._allocation import allocating
-from ._tensor import Tensor, _shape_from, _to_array_like
+from ._tensor import Tensor, _shape_from, _to_array_like, wrap
 from ._warnings import warn_once
 from .random import default_generator
 from .utils.hooks import type_name
@@ -109,7 +109,7 @@ def _check_device(device: Any) -> None:
 
 def _finish(data: np.ndarray, requires_grad: bool, device: Any = None) -> Tensor:
     _check_device(device)
-    out = Tensor._wrap(data)
+    out = wrap(data)
     if requires_grad:
         out._set_requires_grad(
             True, "Only Tensors of floating point and complex dtype can require gradients")
@@ -217,7 +217,7 @@ def from_numpy(array: np.ndarray) -> Tensor:
         warn_once(_NOT_WRITABLE)
     # ``as_strided`` makes an array over the same memory whose chain of ``.base`` arrays
     # ends at itself: where ``Tensor.storage_offset`` starts counting.
-    return Tensor._wrap(np.lib.stride_tricks.as_strided(array, array.shape, array.strides))
+    return wrap(np.lib.stride_tricks.as_strided(array, array.shape, array.strides))
 
 
 def _new_shape(size: Any) -> tuple[int, ...]:
@@ -393,20 +393,20 @@ def randint(low: int, high: int | None = None, size: Any = None, *, generator: A
         low, high, size = 0, low, high
     data = np.empty(_new_shape(size), dtype=_numpy_dtype(dtype, np.dtype(np.int64)))
     (generator or default_generator)._random_(data, low, high)
-    return Tensor._wrap(data)
+    return wrap(data)
 
 
 def randperm(n: int, *, generator: Any = None, dtype: _dtype.dtype | None = None) -> Tensor:
     """A random permutation of ``0 .. n-1``."""
     data = (generator or default_generator)._randperm(n)
-    return Tensor._wrap(data.astype(_numpy_dtype(dtype, np.dtype(np.int64)), copy=False))
+    return wrap(data.astype(_numpy_dtype(dtype, np.dtype(np.int64)), copy=False))
 
 
 def bernoulli(input: Tensor, p: float | None = None, *, generator: Any = None) -> Tensor:
     """0/1 samples: with probability ``input`` element-wise, or ``p`` for every element."""
     gen = generator or default_generator
     if p is None:
-        return Tensor._wrap(gen._bernoulli_tensor(input._data))
+        return wrap(gen._bernoulli_tensor(input._data))
     data = np.empty_like(input._data)
     gen._bernoulli_(data, p)
-    return Tensor._wrap(data)
+    return wrap(data)

@@ -63,12 +63,13 @@ class device:  # noqa: N801 - torch's name
 _CPU = device()
 
 
-def wrap(data: Any, requires_grad: bool = False) -> Tensor:
-    """A new leaf around a NumPy array (or a NumPy scalar), not copied: the
-    internal constructor (``Tensor._wrap``), and every operation's result."""
+def wrap(data: Any, requires_grad: bool = False, cls: type | None = None) -> Tensor:
+    """A new leaf around a NumPy array (or a NumPy scalar), not copied: the one constructor
+    of a tensor. Every operation's result is made here, and so is every ``Tensor(...)``,
+    ``Parameter(...)`` (``cls``: the subclass to make)."""
     if type(data) is not np.ndarray:
         data = np.asarray(data)
-    tensor = object.__new__(Tensor)
+    tensor = object.__new__(Tensor if cls is None else cls)
     tensor._data, tensor._requires_grad, tensor._grad_fn = data, requires_grad, None
     tensor._version_counter, tensor._base, tensor._output_nr = [0], None, 0
     return tensor
@@ -107,7 +108,7 @@ class Tensor(TensorBase):
     _view_version: int = 0
     _creation_meta: str | None = None
 
-    def __init__(self, *args: Any) -> None:
+    def __new__(cls, *args: Any) -> Tensor:
         if len(args) == 1 and isinstance(args[0], Tensor):  # the same memory, any dtype
             data = args[0]._data
         elif len(args) == 1 and not isinstance(args[0], (int, Size)):
@@ -115,17 +116,7 @@ class Tensor(TensorBase):
         else:  # Tensor(2, 3): a float32 tensor of that shape (zeros here; PyTorch leaves it
             shape = _shape_from(args) if args else (0,)  # uninitialised); Tensor() is empty
             data = np.zeros(shape, dtype=np.float32)
-        self._init(data)
-
-    def _init(self, data: np.ndarray, requires_grad: bool = False) -> None:
-        self._data = data
-        self._requires_grad = requires_grad
-        self._grad_fn = None
-        self._version_counter = [0]
-        self._base, self._output_nr = None, 0
-
-    # The internal constructor: a new leaf around a NumPy array, not copied (``wrap``).
-    _wrap = staticmethod(wrap)
+        return wrap(data, cls=cls)
 
     # -- what a tensor is ------------------------------------------------------------------
     @property
@@ -336,7 +327,7 @@ class Tensor(TensorBase):
     def data(self) -> Tensor:
         """The same values, outside autograd: no grad_fn, no requires_grad, and changes to
         it are not seen by the version counter (unlike ``detach()``)."""
-        return Tensor._wrap(self._data)
+        return wrap(self._data)
 
     @data.setter
     def data(self, value: Tensor) -> None:
@@ -344,7 +335,7 @@ class Tensor(TensorBase):
 
     def detach(self) -> Tensor:
         """A new leaf sharing this tensor's memory and version counter, cut from the graph."""
-        out = Tensor._wrap(self._data)
+        out = wrap(self._data)
         out._version_counter = self._version_counter
         return out
 
@@ -516,7 +507,7 @@ _AUTOGRAD_STATE = frozenset({"_grad", "_output_nr", "_backward_hooks",
 
 def _rebuild_tensor(cls: type, data: np.ndarray, requires_grad: bool,
                     backward_hooks: OrderedDict | None = None) -> Tensor:
-    tensor = Tensor._wrap(data, requires_grad)
+    tensor = wrap(data, requires_grad)
     if cls is not Tensor:
         tensor = cls(tensor, requires_grad)
     if backward_hooks is not None:

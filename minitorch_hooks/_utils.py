@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from ._tensor import Tensor
+from ._tensor import Tensor, wrap
 from .nn.parameter import Parameter
 
 
@@ -34,14 +34,14 @@ def _rebuild_tensor_v2(storage: np.ndarray, storage_offset: int, size: tuple[int
         raise RuntimeError(f"cannot rebuild a tensor of size {list(size)}, stride "
                            f"{list(stride)} and storage offset {storage_offset}")
     if 0 in size:  # nothing to view: an empty array, wherever the offset points
-        return _with_grad(Tensor._wrap(np.empty(size, storage.dtype)), requires_grad,
+        return _with_grad(wrap(np.empty(size, storage.dtype)), requires_grad,
                           backward_hooks)
     if storage_offset + 1 + sum((n - 1) * s for n, s in zip(size, stride)) > storage.size:
         raise RuntimeError("Trying to resize storage that is not resizable")
     itemsize = storage.itemsize
     data = np.ndarray(size, storage.dtype, buffer=storage, offset=storage_offset * itemsize,
                       strides=tuple(s * itemsize for s in stride))
-    return _with_grad(Tensor._wrap(data), requires_grad, backward_hooks)
+    return _with_grad(wrap(data), requires_grad, backward_hooks)
 
 
 def _with_grad(tensor: Tensor, requires_grad: bool, backward_hooks: OrderedDict | None

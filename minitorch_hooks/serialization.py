@@ -36,7 +36,7 @@ import numpy as np
 
 from . import _dtype, _utils
 from ._size import Size
-from ._tensor import Tensor
+from ._tensor import Tensor, wrap
 from ._weights_only_unpickler import (
     Unpickler as WeightsOnlyUnpickler,
 )
@@ -117,7 +117,7 @@ class _Pickler(pickle._Pickler):  # the Python one: its save_global can be repla
         if isinstance(obj, Parameter):
             warn_if_has_hooks(obj)
             return (_utils._rebuild_parameter,
-                    (Tensor._wrap(obj._data), obj.requires_grad, OrderedDict()))
+                    (wrap(obj._data), obj.requires_grad, OrderedDict()))
         if isinstance(obj, Tensor):
             warn_if_has_hooks(obj)
             storage, offset, stride = self._storage_of(obj._data)

@@ -12,7 +12,7 @@ import builtins
 
 import numpy as np
 
-from .._tensor import Tensor
+from .._tensor import Tensor, wrap
 from .pointwise import broadcast_shapes
 
 
@@ -29,9 +29,9 @@ def isclose(input: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-
         raise RuntimeError(f"atol must be greater than or equal to zero, but got {atol}")
     broadcast_shapes(input._data.shape, other._data.shape)
     if input._data.dtype == np.bool_:  # NumPy cannot subtract bools; equal is close
-        return Tensor._wrap(input._data == other._data)
+        return wrap(input._data == other._data)
     with np.errstate(all="ignore"):
-        return Tensor._wrap(np.isclose(input._data, other._data, rtol=rtol, atol=atol,
+        return wrap(np.isclose(input._data, other._data, rtol=rtol, atol=atol,
                                        equal_nan=equal_nan))
 
 

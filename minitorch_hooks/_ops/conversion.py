@@ -13,7 +13,7 @@ import numpy as np
 
 from .. import _dtype
 from .._allocation import allocation_failed
-from .._tensor import Tensor
+from .._tensor import Tensor, wrap
 from ..autograd.graph import Node
 from ._record import record
 
@@ -83,7 +83,7 @@ def to(input: Tensor, *args: Any, dtype: _dtype.dtype | None = None, **kwargs: A
     if dtype is None or dtype is input.dtype:
         return input
     if input._requires_grad and not dtype.is_floating_point:
-        return Tensor._wrap(input._data.astype(dtype.numpy_type))
+        return wrap(input._data.astype(dtype.numpy_type))
     return record(input._data.astype(dtype.numpy_type), ToCopyBackward0, (input,))
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from .._tensor import Tensor
+from .._tensor import Tensor, wrap
 from ..autograd import _formula as formula
 from ..autograd.graph import Node
 from ._record import record
@@ -200,7 +200,7 @@ def _index(input: Tensor, arrays: list[tuple[int, np.ndarray]]) -> Tensor:
         raise IndexError("shape mismatch: indexing tensors could not be broadcast together "
                          f"with shapes {shapes}") from None
     return record(data[key], IndexBackward0, (input,),
-                  saved=tuple(Tensor._wrap(array) for _, array in arrays),
+                  saved=tuple(wrap(array) for _, array in arrays),
                   shape=data.shape, dims=tuple(dim for dim, _ in arrays))
 
 

@@ -29,7 +29,7 @@ import numpy as np
 
 from .. import _dtype
 from .._generator import Generator
-from .._tensor import Tensor
+from .._tensor import Tensor, wrap
 from ..autograd import _formula as formula
 from ..autograd.function import custom_function_view_error
 from ..autograd.grad_mode import _State, no_grad
@@ -111,7 +111,7 @@ def apply_in_place(tensor: Tensor, operation: Callable[..., Tensor], *args: Any,
     if recording:
         # The node must see the value from before the change: give it a copy of it that
         # keeps the tensor's place in the graph.
-        previous = Tensor._wrap(tensor._data.copy(), tensor.requires_grad)
+        previous = wrap(tensor._data.copy(), tensor.requires_grad)
         previous.grad_fn, previous._output_nr = tensor.grad_fn, tensor._output_nr
         result = operation(previous, *args)
     else:

@@ -13,7 +13,7 @@ import math
 
 import numpy as np
 
-from .._tensor import Tensor
+from .._tensor import Tensor, wrap
 from ..autograd import _formula as formula
 from ..autograd.graph import Node
 from ._record import promote, record
@@ -130,5 +130,5 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None, reduction: st
                  shape=scores.shape, rows=rows, classes=picked, weights=sample_weights,
                  reduction=reduction)
     if out._grad_fn is not None:
-        out._grad_fn._save_output(Tensor._wrap(np.asarray(total_weight)))
+        out._grad_fn._save_output(wrap(np.asarray(total_weight)))
     return out

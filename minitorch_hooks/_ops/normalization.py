@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from .._tensor import Tensor
+from .._tensor import Tensor, wrap
 from ..autograd import _formula as formula
 from ..autograd.graph import Node
 from ._record import record
@@ -144,7 +144,7 @@ def _statistics(x: np.ndarray, stats_shape: tuple[int, ...], axes: tuple[int, ..
     ``shape``, as PyTorch's kernels return them."""
     xhat, rstd = _normalized(x, stats_shape, axes, eps)
     mean = x.reshape(stats_shape).mean(axis=axes)
-    return xhat, Tensor._wrap(mean.reshape(shape)), Tensor._wrap(rstd.reshape(shape))
+    return xhat, wrap(mean.reshape(shape)), wrap(rstd.reshape(shape))
 
 
 def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor | None,
@@ -174,7 +174,7 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
             raise RuntimeError("running_mean must be defined in evaluation mode")
         rstd = 1 / np.sqrt(running_var._data.reshape(param_shape) + eps)
         xhat = (x - running_mean._data.reshape(param_shape)) * rstd
-        nothing = Tensor._wrap(np.empty(0, dtype=x.dtype))  # no batch statistics
+        nothing = wrap(np.empty(0, dtype=x.dtype))  # no batch statistics
         return _record_norm(NativeBatchNormBackward0, input, weight, bias,
                             _affine(xhat, weight, bias, param_shape),
                             (input, weight, running_mean, running_var, nothing, nothing),

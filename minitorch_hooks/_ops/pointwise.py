@@ -18,7 +18,7 @@ import numpy as np
 
 from .. import _creation
 from .._allocation import allocation_failed
-from .._tensor import Tensor
+from .._tensor import Tensor, wrap
 from ..autograd import _formula as formula
 from ..autograd.graph import Node
 from ._record import as_number, promote, record, saved_for, saved_for_each_other, value_of
@@ -149,7 +149,7 @@ def _is_floating(x: Any) -> bool:
 
 
 def _float32(x: Any) -> Any:
-    return Tensor._wrap(x._data.astype(np.float32)) if isinstance(x, Tensor) else x
+    return wrap(x._data.astype(np.float32)) if isinstance(x, Tensor) else x
 
 
 def div(input: Any, other: Any) -> Tensor:
@@ -463,7 +463,7 @@ def maximum(input: Tensor, other: Tensor) -> Tensor:
 
 def _comparison(ufunc: np.ufunc):
     def compare(input: Tensor, other: Any) -> Tensor:
-        return Tensor._wrap(_binary(input, other, ufunc))
+        return wrap(_binary(input, other, ufunc))
 
     compare.__name__ = ufunc.__name__
     return compare
@@ -480,18 +480,18 @@ def equal(input: Tensor, other: Tensor) -> bool:
 
 
 def logical_not(input: Tensor) -> Tensor:
-    return Tensor._wrap(np.logical_not(input._data))
+    return wrap(np.logical_not(input._data))
 
 
 def isnan(input: Tensor) -> Tensor:
-    return Tensor._wrap(np.isnan(value_of(input)))
+    return wrap(np.isnan(value_of(input)))
 
 
 def isinf(input: Tensor) -> Tensor:
     """Where the values are +inf or -inf (never, for integers)."""
-    return Tensor._wrap(np.isinf(input._data))
+    return wrap(np.isinf(input._data))
 
 
 def isfinite(input: Tensor) -> Tensor:
     """Where the values are neither inf nor nan: the check a hook makes on a gradient."""
-    return Tensor._wrap(np.isfinite(input._data))
+    return wrap(np.isfinite(input._data))

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .._tensor import Tensor
+from .._tensor import Tensor, wrap
 from ..autograd import _formula as formula
 from ..autograd.graph import Node
 from ._record import record
@@ -131,7 +131,7 @@ def max_pool2d_with_indices(input: Tensor, kernel: Sequence[int], stride: Sequen
     best, indices = _window_maxima(values, taps)
     result = best.reshape(*x.shape[:-2], *out)
     indices = indices.reshape(result.shape)
-    indices_tensor = Tensor._wrap(indices.astype(np.int64))
+    indices_tensor = wrap(indices.astype(np.int64))
     output = record(result, MaxPool2DWithIndicesBackward0, (input,), saved=(input,),
                     kernel_size=tuple(kernel), stride=stride_given, padding=tuple(padding),
                     dilation=tuple(dilation), ceil_mode=ceil_mode, shape=x.shape)
@@ -218,7 +218,7 @@ def separable(input: Tensor, rows: np.ndarray, cols: np.ndarray, node_type: type
     x = input._data
     if x.dtype.kind != "f":  # a uint8 image resized to its nearest pixels: exact
         rows, cols = rows.astype(np.float32), cols.astype(np.float32)
-        return Tensor._wrap((rows @ x @ cols.T).astype(x.dtype))
+        return wrap((rows @ x @ cols.T).astype(x.dtype))
     rows, cols = rows.astype(x.dtype), cols.astype(x.dtype)
     saved = (input,) if "self" in node_type.saved_names else ()
     return record(np.ascontiguousarray(rows @ x @ cols.T), node_type, (input,), saved=saved,

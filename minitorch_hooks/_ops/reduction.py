@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from .. import return_types
-from .._tensor import Tensor, _wrap_dim
+from .._tensor import Tensor, _wrap_dim, wrap
 from ..autograd import _formula as formula
 from ..autograd.graph import Node
 from ._record import record, shown_dim
@@ -206,7 +206,7 @@ def _extremum(input: Tensor, dim: Any, keepdim: bool, largest: bool) -> Any:
     node_type = MaxBackward0 if largest else MinBackward0
     out = record(values if kept else values.squeeze(axis), node_type, (input,),
                  shape=data.shape, axis=axis, keepdim=kept)
-    winners = Tensor._wrap((indices if kept else indices.squeeze(axis)).astype(np.int64))
+    winners = wrap((indices if kept else indices.squeeze(axis)).astype(np.int64))
     if out._grad_fn is not None:
         out._grad_fn._save_output(winners)
     return getattr(return_types, name)(out, winners)
@@ -225,8 +225,8 @@ def min(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:  # noqa: 
 def argmax(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
     data = input._data
     if dim is None:
-        return Tensor._wrap(np.int64(data.argmax()))
-    return Tensor._wrap(data.argmax(axis=_wrap_dim(dim, data.ndim), keepdims=keepdim))
+        return wrap(np.int64(data.argmax()))
+    return wrap(data.argmax(axis=_wrap_dim(dim, data.ndim), keepdims=keepdim))
 
 
 class LinalgVectorNormBackward0(Node):
@@ -258,7 +258,7 @@ def _logical_reduction(reduce: Any, input: Tensor, dim: Dims, keepdim: bool) -> 
     data = input._data
     result = reduce(data, axis=_axes(dim, data.ndim), keepdims=keepdim)
     # A uint8 tensor (an old-style mask) answers in uint8, as in PyTorch; the rest in bool.
-    return Tensor._wrap(result.astype(np.uint8) if data.dtype == np.uint8 else result)
+    return wrap(result.astype(np.uint8) if data.dtype == np.uint8 else result)
 
 
 def any(input: Tensor, dim: Dims = None, keepdim: bool = False) -> Tensor:  # noqa: A001
@@ -423,7 +423,7 @@ def _moments(name: str, node_type: type[Node], input: Tensor, dim: Any,
                  save_output=node_type is StdMeanBackward0, num_outputs=2, axes=axes,
                  dof_correction=used, correction=_shown_correction(dim, unbiased, correction),
                  dim=dims, keepdim=keepdim)
-    second = Tensor._wrap(average)
+    second = wrap(average)
     if out.grad_fn is not None:
         second._grad_fn, second._output_nr, second._requires_grad = out.grad_fn, 1, True
     return out, second

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from .. import _dtype
-from .._tensor import Tensor, _c_name
+from .._tensor import Tensor, _c_name, wrap
 from ..autograd import _formula as formula
 from ..autograd.grad_mode import _State, no_grad
 from ..autograd.graph import Node
@@ -75,7 +75,7 @@ def setitem(self: Tensor, index: Any, value: Any) -> None:
     See <https://docs.pytorch.org/docs/2.13/tensor_view.html>
     """
     if isinstance(value, (Number, np.generic)):
-        value = Tensor._wrap(scalar_for(value, self._data.dtype))
+        value = wrap(scalar_for(value, self._data.dtype))
     elif not isinstance(value, Tensor):
         raise TypeError(f"can't assign a {type(value).__name__} to a {self.dtype.legacy_name}")
     with no_grad():
@@ -108,7 +108,7 @@ def setitem(self: Tensor, index: Any, value: Any) -> None:
         data = previous._data.copy()
         data[key] = value._data
         # PyTorch saves the index tensors (a boolean mask as it is), not the whole index.
-        arrays = tuple(Tensor._wrap(item) for item in key if isinstance(item, np.ndarray))
+        arrays = tuple(wrap(item) for item in key if isinstance(item, np.ndarray))
         return record(data, IndexPutBackward0, (previous, value), saved=arrays, key=key)
 
     # Through a view, PyTorch records CopySlices around the write's own node; its gradient

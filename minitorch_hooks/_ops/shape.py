@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from .._tensor import Tensor, _shape_from, _wrap_dim
+from .._tensor import Tensor, _shape_from, _wrap_dim, wrap
 from .._warnings import warn_once
 from ..autograd import _formula as formula
 from ..autograd.grad_mode import _State
@@ -427,7 +427,7 @@ def _record_pieces(input: Tensor, pieces: list[np.ndarray], node_type: type[Node
     # Every piece is a view, even an empty one that shares no memory with ``input``.
     first = _mark_view(record(pieces[0], node_type, (input,), num_outputs=len(pieces),
                               shape=input._data.shape, axis=axis, sizes=sizes), input)
-    outs = [first] + [_mark_view(Tensor._wrap(piece), input) for piece in pieces[1:]]
+    outs = [first] + [_mark_view(wrap(piece), input) for piece in pieces[1:]]
     if _State.enabled:  # one node for all pieces: a change to one could not be recorded
         for out in outs:
             out._creation_meta = "multi_output"

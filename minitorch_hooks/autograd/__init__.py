@@ -9,7 +9,7 @@ import warnings
 
 import numpy as np
 
-from .._tensor import Tensor
+from .._tensor import Tensor, wrap
 from .._warnings import warn_once
 from .engine import run_backward
 from .function import Function, FunctionCtx
@@ -45,7 +45,7 @@ def _root_grads(outputs: tuple, grad_outputs: tuple, create_graph: bool) -> list
                 raise RuntimeError("grad can be implicitly created only for real scalar "
                                    f"outputs but got {output.dtype.scalar_name}")
             ones = np.ones_like(output._data)
-            grads.append(Tensor._wrap(ones) if create_graph else ones)
+            grads.append(wrap(ones) if create_graph else ones)
             continue
         if grad.shape != output.shape:
             raise RuntimeError(f"Mismatch in shape: grad_output[{i}] has a shape of "
@@ -122,8 +122,8 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph: bool | None = None,
                          allow_unused=bool(allow_unused or materialize_grads),
                          create_graph=create_graph)
     if not create_graph:
-        grads = [None if g is None else Tensor._wrap(np.array(g, copy=True)) for g in grads]
+        grads = [None if g is None else wrap(np.array(g, copy=True)) for g in grads]
     if materialize_grads:  # zeros that require grad under create_graph, as in PyTorch
-        grads = [Tensor._wrap(np.zeros_like(x._data), create_graph) if g is None else g
+        grads = [wrap(np.zeros_like(x._data), create_graph) if g is None else g
                  for g, x in zip(grads, inputs)]
     return tuple(grads)

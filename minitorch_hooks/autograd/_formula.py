@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from .._tensor import Tensor
+from .._tensor import Tensor, wrap
 from .graph import Node
 
 
@@ -39,7 +39,7 @@ def array(x: Any) -> Any:
 def like(value: np.ndarray, reference: Any) -> Any:
     """A constant ``value`` in the form of ``reference``: as an array next to arrays, as a
     Tensor (that requires no grad) next to Tensors."""
-    return Tensor._wrap(value) if type(reference) is Tensor else value
+    return wrap(value) if type(reference) is Tensor else value
 
 
 def dtype(x: Any) -> np.dtype:
@@ -60,7 +60,7 @@ def astype(x: Any, target: np.dtype) -> Any:
 def copy(x: Tensor) -> Tensor:
     """A copy of a gradient that keeps its history: ``empty_like(x).copy_(x)``, as PyTorch's
     ``AccumulateGrad`` copies the first gradient under create_graph (``CopyBackwards``)."""
-    return Tensor._wrap(np.empty_like(x._data)).copy_(x)
+    return wrap(np.empty_like(x._data)).copy_(x)
 
 
 # -- values ----------------------------------------------------------------------------------
@@ -78,7 +78,7 @@ def where(condition: Any, x: Any, y: Any) -> Any:
     """``x`` where ``condition`` holds, else ``y``; a number on either side stays one."""
     if type(x) is Tensor or type(y) is Tensor:
         from .._ops.pointwise import where as tensor_where
-        return tensor_where(Tensor._wrap(array(condition)), x, y)
+        return tensor_where(wrap(array(condition)), x, y)
     return np.where(condition, x, y)
 
 
@@ -210,7 +210,7 @@ def outer(x: Any, y: Any) -> Any:
 def concatenate(pieces: Sequence[Any], axis: int) -> Any:
     if any(type(p) is Tensor for p in pieces):
         from .._ops.shape import cat
-        return cat([p if type(p) is Tensor else Tensor._wrap(p) for p in pieces], axis)
+        return cat([p if type(p) is Tensor else wrap(p) for p in pieces], axis)
     return np.concatenate(pieces, axis=axis)
 
 
@@ -232,7 +232,7 @@ def zero_at(x: Any, key: Any) -> Any:
     if type(x) is Tensor:
         mask = np.ones(x._data.shape, dtype=x._data.dtype)
         mask[key] = 0
-        return x * Tensor._wrap(mask)
+        return x * wrap(mask)
     result = x.copy()
     result[key] = 0
     return result
@@ -292,7 +292,7 @@ def convolution(input: Any, weight: Any, stride: Sequence[int], padding: Sequenc
     NumPy on arrays, the recorded operation on Tensors."""
     from .._ops import conv
     if type(input) is Tensor or type(weight) is Tensor:
-        input, weight = (x if type(x) is Tensor else Tensor._wrap(x) for x in (input, weight))
+        input, weight = (x if type(x) is Tensor else wrap(x) for x in (input, weight))
         return conv.convolution(input, weight, None, stride, padding, dilation, transposed,
                                 output_padding, groups)
     return conv.convolve(input, weight, stride, padding, dilation, transposed, output_padding,

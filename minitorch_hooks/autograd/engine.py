@@ -48,7 +48,7 @@ from typing import Any
 
 import numpy as np
 
-from .._tensor import Tensor
+from .._tensor import Tensor, wrap
 from ..utils.hooks import (
     NODE_HOOK,
     NODE_PRE_HOOK,
@@ -469,7 +469,7 @@ def check_returned_grads(hook: Callable, grads: tuple, result: object) -> tuple 
 
 def _wrap(grad: Any) -> Tensor:
     """A gradient as hooks see it: a Tensor (under create_graph it already is one)."""
-    return grad if type(grad) is Tensor else Tensor._wrap(grad)
+    return grad if type(grad) is Tensor else wrap(grad)
 
 
 def _unwrap(tensor: Tensor) -> Any:
@@ -501,7 +501,7 @@ def _accumulate(leaf: Tensor, grad: Any) -> None:
     elif type(grad) is Tensor:
         leaf._grad = _formula.copy(grad) if leaf._grad is None else leaf._grad + grad
     elif leaf._grad is None:  # the gradient itself if nothing else holds it, as PyTorch's
-        leaf._grad = Tensor._wrap(grad if _owned_by_engine(grad) else np.array(grad, copy=True))
+        leaf._grad = wrap(grad if _owned_by_engine(grad) else np.array(grad, copy=True))
     else:
         leaf._grad._data += grad
         leaf._grad._version_counter[0] += 1
@@ -541,6 +541,6 @@ def _retain(tensor: Tensor, grad: Any) -> None:
     if type(grad) is Tensor:
         tensor._grad = grad.clone() if tensor._grad is None else tensor._grad + grad
     elif tensor._grad is None:
-        tensor._grad = Tensor._wrap(np.array(grad, copy=True))
+        tensor._grad = wrap(np.array(grad, copy=True))
     else:
-        tensor._grad = Tensor._wrap(tensor._grad._data + grad)
+        tensor._grad = wrap(tensor._grad._data + grad)

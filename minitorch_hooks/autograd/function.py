@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from .._tensor import Tensor
+from .._tensor import Tensor, wrap
 from ..utils.hooks import type_name
 from .grad_mode import _State, no_grad
 from .graph import _FREED, Node, SavedTensor
@@ -110,7 +110,7 @@ class BackwardCFunction(Node, FunctionCtx):
         if self.materialize_grads:
             grad_outputs = [np.zeros(shape, dtype) if g is None else g
                             for g, (shape, dtype) in zip(grad_outputs, self._output_meta)]
-        wrapped = [g if g is None or type(g) is Tensor else Tensor._wrap(g)
+        wrapped = [g if g is None or type(g) is Tensor else wrap(g)
                    for g in grad_outputs]
         results = self._forward_cls.backward(self, *wrapped)
         return self._check(results if isinstance(results, tuple) else (results,))
@@ -246,7 +246,7 @@ def _output(value: Any, inputs_by_id: dict[int, Any]) -> Any:
     original = inputs_by_id.get(id(value))
     if original is None:
         return value
-    view = Tensor._wrap(original._data)
+    view = wrap(original._data)
     view._version_counter = original._version_counter
     view._base = original if original._base is None else original._base
     view._view_version = original._version_counter[0]
@@ -310,7 +310,7 @@ def once_differentiable(fn: Callable) -> Callable:
         results = []
         for output_nr, leaf in enumerate(leaves):
             if isinstance(leaf, Tensor):
-                leaf = Tensor._wrap(leaf._data)
+                leaf = wrap(leaf._data)
                 leaf.grad_fn, leaf._output_nr, leaf._requires_grad = node, output_nr, True
             results.append(leaf)
         return tuple(results) if is_tuple else results[0]

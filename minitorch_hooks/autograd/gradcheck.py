@@ -47,7 +47,7 @@ def _numerical_jacobian(func: Callable, inputs: tuple, index: int, eps: float) -
 def _analytical_jacobian(func: Callable, inputs: tuple, index: int) -> np.ndarray:
     """Backward from each output element in turn: one row per output element."""
     from .. import autograd
-    from .._tensor import Tensor
+    from .._tensor import wrap
 
     outputs = list(_as_tuple(func(*inputs)))
     target = inputs[index]
@@ -59,7 +59,7 @@ def _analytical_jacobian(func: Callable, inputs: tuple, index: int) -> np.ndarra
         for i in range(output._data.size):
             seed = np.zeros(output._data.shape, dtype=output._data.dtype)
             seed.reshape(-1)[i] = 1
-            (grad,) = autograd.grad(output, target, Tensor._wrap(seed), retain_graph=True,
+            (grad,) = autograd.grad(output, target, wrap(seed), retain_graph=True,
                                     allow_unused=True)
             rows.append(np.zeros(target._data.size) if grad is None
                         else grad._data.astype(np.float64).ravel())
@@ -100,13 +100,13 @@ def gradgradcheck(func: Callable, inputs: Any, grad_outputs: Any = None, *,
     See <https://docs.pytorch.org/docs/2.13/generated/torch.autograd.gradcheck.gradgradcheck.html>
     """
     from .. import autograd
-    from .._tensor import Tensor
+    from .._tensor import Tensor, wrap
 
     inputs = _as_tuple(inputs)
     if grad_outputs is None:
         rng = np.random.default_rng(0)
         grad_outputs = tuple(
-            Tensor._wrap(rng.uniform(-1, 1, o._data.shape).astype(o._data.dtype),
+            wrap(rng.uniform(-1, 1, o._data.shape).astype(o._data.dtype),
                          requires_grad=True)
             for o in _as_tuple(func(*inputs)) if o.requires_grad)
     grad_outputs = _as_tuple(grad_outputs)

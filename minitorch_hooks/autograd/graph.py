@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from .._tensor import Tensor
+from .._tensor import Tensor, wrap
 from ..utils.hooks import RemovableHandle, add_hook
 from .grad_mode import _State
 from .saved_tensors import (  # noqa: F401 - PyTorch has the hooks in autograd.graph
@@ -136,7 +136,7 @@ class Node:
         if raw or saved is None:
             return saved
         if type(saved) is not SavedTensor:  # a number (``x * 2``): PyTorch kept a 0-d tensor
-            return Tensor._wrap(np.asarray(saved))
+            return wrap(np.asarray(saved))
         return saved.tensor(self)
 
     def saved_arrays(self) -> list[Any]:

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from .._dtype import from_numpy_dtype
-from .._tensor import Tensor
+from .._tensor import Tensor, wrap
 from ..utils.hooks import PACK_HOOK, UNPACK_HOOK, call_hook, type_name
 from .grad_mode import no_grad
 
@@ -88,7 +88,7 @@ class SavedTensor:
             return self._packed
         if self._tensor is not None:
             return self._tensor
-        return Tensor._wrap(self._array)
+        return wrap(self._array)
 
     @property
     def unpack_hook(self) -> Callable[[Any], Tensor] | None:
@@ -104,7 +104,7 @@ class SavedTensor:
                                "already been set. Hint: only one pair of hooks is allowed at "
                                "a time.")
         _check_callable(pack_hook, unpack_hook)
-        tensor = self._tensor if self._tensor is not None else Tensor._wrap(self._array)
+        tensor = self._tensor if self._tensor is not None else wrap(self._array)
         self._pack(tensor, pack_hook, unpack_hook)
 
     def unpack(self) -> Tensor:
@@ -130,7 +130,7 @@ class SavedTensor:
             original = self._tensor
             place = (original.grad_fn, original._output_nr, original.requires_grad)
         grad_fn, output_nr, requires_grad = place
-        tensor = Tensor._wrap(array, requires_grad=requires_grad)
+        tensor = wrap(array, requires_grad=requires_grad)
         tensor.grad_fn, tensor._output_nr = grad_fn, output_nr
         if requires_grad and grad_fn is None:
             # An unpacked leaf is a new leaf, but its gradients still reach the original's

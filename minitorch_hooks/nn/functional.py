@@ -28,7 +28,7 @@ from .._ops.linalg import addmm, matmul
 from .._ops.pointwise import _broadcast_check, abs, add, sigmoid, sub, tanh
 from .._ops.reduction import mean, sum
 from .._ops.shape import expand, reshape, t, view
-from .._tensor import Tensor, _c_name
+from .._tensor import Tensor, _c_name, wrap
 from ..autograd.grad_mode import no_grad
 
 # Convolutions, padding, pooling and resizing live in _functional_conv.py, to keep this file
@@ -168,7 +168,7 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True,
     else:
         # ``torch.empty_like`` keeps the input's strides, and the generator fills memory in
         # storage order: a transposed input gets the same draws in the same memory slots.
-        noise = Tensor._wrap(np.empty_like(input._data))
+        noise = wrap(np.empty_like(input._data))
         noise.bernoulli_(1 - p)
         noise.div_(1 - p)
     return input.mul_(noise) if inplace else input * noise
@@ -409,12 +409,12 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor,
     scores = matmul(query, key.transpose(-2, -1)) * scale
     if is_causal:
         length, source = query.shape[-2], key.shape[-2]
-        attn_mask = Tensor._wrap(np.tril(np.ones((length, source), dtype=bool)))
+        attn_mask = wrap(np.tril(np.ones((length, source), dtype=bool)))
     if attn_mask is not None and attn_mask.dtype == _dtype.bool:
         scores = scores.masked_fill(attn_mask.logical_not(), -math.inf)
     elif attn_mask is not None:
         scores = scores + attn_mask
-    hidden = Tensor._wrap(np.isneginf(scores._data).all(-1, keepdims=True))
+    hidden = wrap(np.isneginf(scores._data).all(-1, keepdims=True))
     weights = softmax(scores.masked_fill(hidden, 0.0), dim=-1).masked_fill(hidden, 0.0)
     if dropout_p > 0.0:
         weights = dropout(weights, dropout_p)

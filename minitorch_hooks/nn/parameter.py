@@ -13,21 +13,19 @@ from typing import Any
 import numpy as np
 
 from .. import _creation
-from .._tensor import Tensor
+from .._tensor import Tensor, wrap
 
 
 class Parameter(Tensor):
     """A leaf tensor that modules treat as a learnable weight."""
 
+    def __new__(cls, data: Tensor | None = None, requires_grad: bool = True) -> Parameter:
+        return wrap(np.zeros(0, dtype=np.float32) if data is None else data._data, cls=cls)
+
     def __init__(self, data: Tensor | None = None, requires_grad: bool = True) -> None:
-        values = np.zeros(0, dtype=np.float32) if data is None else data._data
-        self._init(values)
         # PyTorch's Parameter words this refusal as its factories do, capitalised.
         self._set_requires_grad(
             requires_grad, "Only Tensors of floating point and complex dtype can require gradients")
-
-    def __new__(cls, data: Tensor | None = None, requires_grad: bool = True) -> Parameter:
-        return object.__new__(cls)
 
     def __repr__(self) -> str:
         return "Parameter containing:\n" + super().__repr__()
@@ -35,7 +33,7 @@ class Parameter(Tensor):
     def __deepcopy__(self, memo: dict) -> Parameter:
         if id(self) in memo:
             return memo[id(self)]
-        result = type(self)(Tensor._wrap(np.array(self._data, copy=True)), self._requires_grad)
+        result = type(self)(wrap(np.array(self._data, copy=True)), self._requires_grad)
         memo[id(self)] = result
         return result
 
@@ -64,7 +62,7 @@ class Buffer(Tensor, metaclass=_BufferMeta):
 
     def __new__(cls, data: Tensor | None = None, *, persistent: bool = True) -> Tensor:
         if data is None:
-            data = Tensor._wrap(np.zeros(0, dtype=np.float32))
+            data = wrap(np.zeros(0, dtype=np.float32))
         tensor = data.detach().requires_grad_(data.requires_grad)
         tensor.persistent = persistent
         tensor._is_buffer = True
@@ -122,11 +120,11 @@ class UninitializedParameter(UninitializedTensorMixin, Parameter):
 
     def __new__(cls, requires_grad: bool = True, device: Any = None,
                 dtype: Any = None) -> UninitializedParameter:
-        return object.__new__(cls)
+        return super().__new__(cls, _creation.empty(0, device=device, dtype=dtype))
 
     def __init__(self, requires_grad: bool = True, device: Any = None,
                  dtype: Any = None) -> None:
-        super().__init__(_creation.empty(0, device=device, dtype=dtype), requires_grad)
+        super().__init__(None, requires_grad)
 
 
 class UninitializedBuffer(UninitializedTensorMixin, Tensor):
@@ -134,14 +132,14 @@ class UninitializedBuffer(UninitializedTensorMixin, Tensor):
 
     cls_to_become = Tensor
 
-    def __init__(self, requires_grad: bool = False, device: Any = None,
-                 dtype: Any = None) -> None:
-        self._init(_creation.empty(0, device=device, dtype=dtype)._data, requires_grad)
+    def __new__(cls, requires_grad: bool = False, device: Any = None,
+                dtype: Any = None) -> UninitializedBuffer:
+        return wrap(_creation.empty(0, device=device, dtype=dtype)._data, requires_grad, cls)
 
 
 def _rebuild_parameter(data: np.ndarray, requires_grad: bool,
                        backward_hooks: OrderedDict | None = None) -> Parameter:
-    parameter = Parameter(Tensor._wrap(data), requires_grad)
+    parameter = Parameter(wrap(data), requires_grad)
     if backward_hooks is not None:
         parameter._backward_hooks = backward_hooks
     return parameter
