@@ -31,18 +31,14 @@ from typing import Any
 
 import numpy as np
 
-# The kernels' arithmetic, which needs no state, is in ``_generator_math.py``.
 from ._generator_math import (
     _CHUNK,
     _CPP_TYPE_NAMES,
     _FLOAT_TYPES,
     _SCALAR_TYPE_NAMES,
-    _TWO_PI_F32,
     _box_muller_blocks_f32,
     _box_muller_blocks_f64,
     _cast,
-    _cephes_log,
-    _cephes_sincos,
     _check_from_to_in_range,
     _fill_in_storage_order,
     _fused_affine_,
@@ -52,8 +48,10 @@ from ._generator_math import (
     _update_to,
 )
 
-# The float32 Cephes functions, read here by tests/test_fma.py as before the split.
-__all__ = ["Generator", "_TWO_PI_F32", "_cephes_log", "_cephes_sincos"]
+# The kernels' arithmetic, which needs no state, is in ``_generator_math.py``.
+from .utils.hooks import type_name
+
+__all__ = ["Generator"]
 
 # ``torch.Generator()`` starts from this seed (``c10::default_rng_seed_val``).
 _DEFAULT_SEED = 67280421310721
@@ -161,10 +159,7 @@ class Generator:
     def set_state(self, new_state: Any) -> Generator:
         """Restore a state from ``get_state`` (ours or PyTorch's) and return the generator."""
         if not hasattr(new_state, "numpy"):
-            kind = type(new_state)
-            name = kind.__name__ if kind.__module__ == "builtins" else (
-                f"{kind.__module__}.{kind.__qualname__}")
-            raise TypeError(f"expected a torch.ByteTensor, but got {name}")
+            raise TypeError(f"expected a torch.ByteTensor, but got {type_name(new_state)}")
         data = np.asarray(new_state.numpy())
         if data.dtype != np.uint8:
             raise TypeError("RNG state must be a torch.ByteTensor")

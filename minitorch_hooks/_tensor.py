@@ -18,7 +18,7 @@ import numpy as np
 
 from . import _dtype
 from ._size import Size
-from .utils.hooks import RemovableHandle, add_hook
+from .utils.hooks import RemovableHandle, add_hook, type_name
 
 _NON_LEAF_GRAD_WARNING = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
@@ -543,10 +543,7 @@ def _shape_from(args: Sequence[Any]) -> tuple[int, ...]:
 def _legacy_data(data: Any) -> np.ndarray:
     """``Tensor(data)``: float32 values from a sequence; a lone number is an error."""
     if not isinstance(data, (list, tuple, np.ndarray)):
-        kind = type(data)
-        name = kind.__name__ if kind.__module__ == "builtins" else (
-            f"{kind.__module__}.{kind.__name__}")
-        raise TypeError(f"new(): data must be a sequence (got {name})")
+        raise TypeError(f"new(): data must be a sequence (got {type_name(data)})")
     return np.array(_to_array_like(data), dtype=np.float32)
 
 

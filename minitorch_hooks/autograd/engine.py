@@ -1,6 +1,6 @@
 """The backward pass: run the graph's nodes in dependency order and deliver gradients.
 
-This is PyTorch's engine, in three named steps that ``run_backward`` calls in turn:
+This is PyTorch's engine, in three named steps:
 
 1. **plan the graph task** (:class:`GraphPlan`): count, for every node, how many edges lead
    into it (a node runs only when all of them have delivered, so ``b = a + a`` sends both
@@ -8,7 +8,8 @@ This is PyTorch's engine, in three named steps that ``run_backward`` calls in tu
 2. **the ready queue** (:class:`ReadyQueue`): gradients wait in a buffer per node until
    the node is ready, then it joins a heap that decides which node runs next;
 3. **run the node** (:func:`run_node`), whose body lists the hook stages in the order they
-   fire. The loop is iterative, so a graph of any depth works.
+   fire. Every node runs there, and nowhere else: a node without hooks returns early
+   inside it, after its formula. The loop is iterative, so a graph of any depth works.
 
 Which ready node runs next decides the order in which hooks fire, so it is PyTorch's to
 the letter. PyTorch keeps the ready nodes in a binary heap (C++'s ``std::priority_queue``)
@@ -42,7 +43,6 @@ See <https://docs.pytorch.org/docs/2.13/notes/autograd.html#grad-modes>
 from __future__ import annotations
 
 import heapq
-import sys
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
@@ -54,7 +54,9 @@ from ..utils.hooks import (
     NODE_PRE_HOOK,
     POST_ACCUMULATE_GRAD_HOOK,
     TENSOR_HOOK,
+    Hook,
     call_hooks,
+    hooks_in,
     type_name,
 )
 from . import _formula
@@ -96,21 +98,14 @@ def run_backward(
     # Like PyTorch, a backward formula that divides by zero or overflows gives inf/nan
     # silently; NumPy would warn. Grad mode is ``create_graph`` for everything the pass
     # calls; the caller's mode comes back afterwards, also when a hook raises.
-    task, all_run = plan.task, plan.needed is None
+    task = plan.task
     with task, np.errstate(all="ignore"), queue, set_grad_enabled(create_graph):
         for node, grads in queue:
             task.current_node = node
             _State.enabled = create_graph  # whatever a hook of an earlier node set
-            if all_run and node._hooks is None and type(node) is not AccumulateGrad:
-                # Most nodes have no hooks: the formula alone, and the post-hooks that a
-                # hook registered while it ran (an unpack hook, say).
-                grad_inputs = apply_formula(node, grads)
-                if node._hooks is not None and node._hooks.post:
-                    grad_inputs = _call_node_post_hooks(node, grad_inputs, grads, had_hooks=False)
-            else:
-                grad_inputs = run_node(node, grads, plan)
-                if grad_inputs is None:  # autograd.grad does not run this node
-                    continue
+            grad_inputs = run_node(node, grads, plan)
+            if grad_inputs is None:  # autograd.grad does not run this node
+                continue
             if not retain_graph and node._saved:
                 node._saved = None  # free the saved tensors; a second backward finds them gone
             queue.deliver(node.next_functions, grad_inputs)
@@ -303,6 +298,11 @@ def run_node(node: Node, grads: list[Any], plan: GraphPlan) -> Sequence[Any] | N
     runs, after those of a node that does not (a leaf's AccumulateGrad), as PyTorch does.
     """
     hooks, at_leaf, needed = node._hooks, type(node) is AccumulateGrad, plan.needed
+    if hooks is None and needed is None and not at_leaf:  # most nodes: no hooks, so the
+        grad_inputs = apply_formula(node, grads)           # formula (3.) is all there is,
+        if node._hooks is None:                            # unless a hook that ran inside it
+            return grad_inputs                             # (an unpack hook) registered one
+        return _call_node_post_hooks(node, grad_inputs, grads, had_hooks=False)
     if needed is not None and node in needed:
         plan.pick_up(node, grads)
     if hooks is not None or at_leaf:
@@ -313,7 +313,7 @@ def run_node(node: Node, grads: list[Any], plan: GraphPlan) -> Sequence[Any] | N
     if hooks is not None and hooks.pre:
         grads = _call_node_pre_hooks(node, grads)                # 2. node pre-hooks
     if at_leaf:
-        _accumulate(node.variable, grads[0])                     # 3. into .grad, then the
+        grads[0] = _accumulate(node.variable, grads[0])          # 3. into .grad, then the
         grad_inputs: Sequence[Any] = ()                          # post-accumulate hooks
     else:
         grad_inputs = apply_formula(node, grads)                 # 3. the formula
@@ -396,16 +396,19 @@ def _call_tensor_pre_hooks(node: Node, grads: list[Any]) -> list[Any]:
 def _run_tensor_hooks(hooks: dict, grad: Any, tensor: Any) -> Any:
     """``tensor`` is the leaf, or ``(node, output_nr)`` for a non-leaf (what a trace shows).
     A hook may replace a gradient, but not a None one (``check_replacement``)."""
-    result = call_hooks(TENSOR_HOOK, tensor, hooks.items(),
+    result = call_hooks(TENSOR_HOOK, tensor, hooks_in(hooks),
                         None if grad is None else _wrap(grad), _call_tensor_hook)
     return None if result is None else _unwrap(result)
 
 
-def _call_tensor_hook(hook: Callable, grad: Tensor) -> Tensor | None:
-    """``hook(grad)``; a returned tensor must have the gradient's dtype and size."""
-    result = hook(grad)
-    if result is not None:
-        check_replacement(hook, grad, result)
+def _call_tensor_hook(hook: Hook, grad: Tensor) -> Tensor | None:
+    """``hook(grad)``; a returned tensor must have the gradient's dtype and size. Handing
+    the gradient back is no replacement (PyTorch's hook loop skips a result that *is* its
+    argument)."""
+    result = hook.fn(grad)
+    if result is grad:
+        return None
+    check_replacement(hook.fn, grad, result)
     return result
 
 
@@ -428,12 +431,12 @@ def check_replacement(hook: Callable, original: Tensor | None, result: object) -
 
 def _call_node_pre_hooks(node: Node, grads: list[Any]) -> list[Any]:
     """``hook(grad_outputs)``; a returned tuple replaces the gradients the node gets."""
-    return _unwrap_all(call_hooks(NODE_PRE_HOOK, node, node._hooks.pre.items(),
+    return _unwrap_all(call_hooks(NODE_PRE_HOOK, node, hooks_in(node._hooks.pre),
                                   tuple(_wrap_all(grads)), _call_node_pre_hook))
 
 
-def _call_node_pre_hook(hook: Callable, grad_outputs: tuple) -> tuple | None:
-    return check_returned_grads(hook, grad_outputs, hook(grad_outputs))
+def _call_node_pre_hook(hook: Hook, grad_outputs: tuple) -> tuple | None:
+    return check_returned_grads(hook.fn, grad_outputs, hook.fn(grad_outputs))
 
 
 def _call_node_post_hooks(node: Node, grad_inputs: Sequence[Any], grads: list[Any],
@@ -444,10 +447,10 @@ def _call_node_post_hooks(node: Node, grad_inputs: Sequence[Any], grads: list[An
     kept no ``grad_outputs`` for it then, so it gets an empty tuple."""
     grad_outputs = tuple(_wrap_all(grads)) if had_hooks else ()
 
-    def call(hook: Callable, value: tuple) -> tuple | None:
-        return check_returned_grads(hook, value, hook(value, grad_outputs))
+    def call(hook: Hook, value: tuple) -> tuple | None:
+        return check_returned_grads(hook.fn, value, hook.fn(value, grad_outputs))
 
-    return _unwrap_all(call_hooks(NODE_HOOK, node, node._hooks.post.items(),
+    return _unwrap_all(call_hooks(NODE_HOOK, node, hooks_in(node._hooks.post),
                                   tuple(_wrap_all(grad_inputs)), call))
 
 
@@ -488,50 +491,43 @@ def _unwrap_all(grads: Sequence[Any]) -> list:
 
 # -- where gradients end up -------------------------------------------------------------------
 
-def _accumulate(leaf: Tensor, grad: Any) -> None:
+def _accumulate(leaf: Tensor, grad: Any) -> Any:
     """Add into ``leaf.grad``, then run the leaf's post-accumulate-grad hooks: PyTorch runs
-    them even when no gradient came.
+    them even when no gradient came. Returns the gradient the node's post-hooks see.
 
-    As in PyTorch's ``AccumulateGrad``: the first gradient is stored as a copy; later ones
-    are added in place, except under create_graph, where ``.grad`` becomes the new tensor
-    ``grad + new`` so that the sum stays differentiable (the first copy is then a
-    ``copy_``, whose ``CopyBackwards`` leads back to the gradient's graph)."""
+    As in PyTorch's ``AccumulateGrad``, later gradients are added in place, except under
+    create_graph, where ``.grad`` becomes the new tensor ``grad + new`` so that the sum
+    stays differentiable (the first one is then a ``copy_``, whose ``CopyBackwards`` leads
+    back to the gradient's graph).
+
+    The first gradient is stored as a copy. PyTorch stores the gradient itself when nothing
+    else holds it ("stealing" it), which it learns from a reference count; here the copy is
+    always made, and the node's post-hooks are handed the array now in ``.grad``, so they
+    see what a post-accumulate-grad hook changed in place, as they do in PyTorch."""
     if grad is None:
         pass
     elif type(grad) is Tensor:
         leaf._grad = _formula.copy(grad) if leaf._grad is None else leaf._grad + grad
-    elif leaf._grad is None:  # the gradient itself if nothing else holds it, as PyTorch's
-        leaf._grad = wrap(grad if _owned_by_engine(grad) else np.array(grad, copy=True))
+    elif leaf._grad is None:
+        leaf._grad = wrap(np.array(grad, copy=True))
+        grad = leaf._grad._data
     else:
         leaf._grad._data += grad
         leaf._grad._version_counter[0] += 1
     hooks = leaf._post_accumulate_grad_hooks
-    if hooks and call_hooks(POST_ACCUMULATE_GRAD_HOOK, leaf, hooks.items(), leaf,
-                            _call_post_accumulate_grad_hook) is not leaf:
-        raise RuntimeError("Tensor post accumulate grad hooks should return None.")
+    if hooks:
+        call_hooks(POST_ACCUMULATE_GRAD_HOOK, leaf, hooks_in(hooks), leaf,
+                   _call_post_accumulate_grad_hook)
+    return grad
 
 
-def _owned_by_engine(grad: np.ndarray) -> bool:
-    """Whether the first gradient of a leaf can become its ``.grad`` without a copy.
-
-    PyTorch's AccumulateGrad "steals" a gradient that nothing else uses: a fresh, dense
-    array. So a node post-hook's ``grad_outputs[0]`` is the very tensor in ``.grad``, and an
-    in-place change by a post-accumulate-grad hook shows in both. A view (an expanded
-    gradient) or an array that also went elsewhere (``a + a`` sends one array twice) is
-    copied. The references counted: the engine's list, this call's argument and
-    ``getrefcount``'s own."""
-    return (grad.base is None and grad.flags.writeable and grad.flags.c_contiguous
-            and sys.getrefcount(grad) <= 4)
-
-
-def _call_post_accumulate_grad_hook(hook: Callable, tensor: Tensor) -> Tensor | None:
-    """``hook(tensor)`` must return None, but PyTorch runs these hooks like tensor hooks:
-    a returned tensor (checked like a gradient) is what the next hook receives, and only
-    after the last one does the error come. Handing the tensor back is no replacement."""
-    result = hook(tensor)
+def _call_post_accumulate_grad_hook(hook: Hook, tensor: Tensor) -> Tensor | None:
+    """``hook(tensor)`` must return None (``POST_ACCUMULATE_GRAD_HOOK``'s rule). Handing
+    the tensor back is no result, and a returned tensor is checked like a gradient."""
+    result = hook.fn(tensor)
     if result is tensor:
         return None
-    check_replacement(hook, tensor, result)
+    check_replacement(hook.fn, tensor, result)
     return result
 
 

@@ -76,17 +76,9 @@ class Node:
         # An input that is not a tensor (a plain number, or None) gets no gradient. Like
         # PyTorch's validate_outputs, the engine checks a gradient's shape and dtype only
         # where it is sent on, so only those inputs' are kept.
-        # One or two inputs are the common cases, each spelled out.
-        if len(inputs) == 1:
-            edge, meta = _edge_and_meta(inputs[0])
-            self.next_functions, self._input_meta = (edge,), (meta,)
-        elif len(inputs) == 2:
-            (edge0, meta0), (edge1, meta1) = _edge_and_meta(inputs[0]), _edge_and_meta(inputs[1])
-            self.next_functions, self._input_meta = (edge0, edge1), (meta0, meta1)
-        else:
-            pairs = [_edge_and_meta(x) for x in inputs]
-            self.next_functions = tuple([edge for edge, _ in pairs])
-            self._input_meta = tuple([meta for _, meta in pairs])
+        pairs = [_edge_and_meta(x) for x in inputs]
+        self.next_functions = tuple([edge for edge, _ in pairs])
+        self._input_meta = tuple([meta for _, meta in pairs])
         self._sequence_nr = next(_sequence_nr)
         self._saved = saved
         # Hooks are rare, so they live in a NodeHooks made on the first registration: the
@@ -404,7 +396,13 @@ def _grad_fn_or_accumulator(tensor: Tensor) -> Node:
 
 
 class _MultiHandle(RemovableHandle):
-    """One handle for the tensor hooks that make up a multi-grad hook."""
+    """One handle for the tensor hooks that make up a multi-grad hook: removing it
+    removes each of them, and it pickles as them.
+
+    It does not call ``RemovableHandle.__init__``, exactly as PyTorch's does not: that
+    would take a handle id, and every id handed out afterwards would differ from PyTorch's
+    (the hook dictionaries a learner compares are keyed by them). It needs none of the
+    base's fields, because it overrides every method that would read them."""
 
     def __init__(self, handles: tuple[RemovableHandle, ...]) -> None:
         self.handles = handles

@@ -22,7 +22,7 @@ import numpy as np
 
 from .._dtype import from_numpy_dtype
 from .._tensor import Tensor, wrap
-from ..utils.hooks import PACK_HOOK, UNPACK_HOOK, call_hook, type_name
+from ..utils.hooks import PACK_HOOK, UNPACK_HOOK, call_single_hook, library_hook, type_name
 from .grad_mode import no_grad
 
 # The pairs of hooks in force, innermost last: only the innermost pair packs (PyTorch's
@@ -74,7 +74,7 @@ class SavedTensor:
     def _pack(self, tensor: Tensor, pack_hook: Callable, unpack_hook: Callable) -> None:
         """Keep what ``pack_hook`` makes of ``tensor``, not its values."""
         with no_grad():  # PyTorch runs both hooks with gradient recording off
-            self._packed = call_hook(PACK_HOOK, None, pack_hook, tensor)
+            self._packed = call_single_hook(PACK_HOOK, None, pack_hook, tensor)
         if tensor._version_counter[0] != self._saved_version:
             raise RuntimeError(_PACK_CHANGED_INPUT)
         self._unpack_hook, self._array = unpack_hook, None
@@ -144,7 +144,7 @@ class SavedTensor:
         in-place changes since saving."""
         if self._unpack_hook is not None:
             with no_grad():
-                tensor = call_hook(UNPACK_HOOK, None, self._unpack_hook, self._packed)
+                tensor = call_single_hook(UNPACK_HOOK, None, self._unpack_hook, self._packed)
             if not isinstance(tensor, Tensor):
                 raise TypeError("Output of saved tensor unpack_hook expected to be a Tensor but "
                                 f"got result of type {type_name(tensor)}")
@@ -238,8 +238,9 @@ class save_on_cpu(saved_tensors_hooks):  # noqa: N801 - torch's name
     """
 
     def __init__(self, pin_memory: bool = False, device_type: str = "cuda") -> None:
-        super().__init__(lambda tensor: (tensor.device, tensor.cpu()),
-                         lambda packed: packed[1].to(packed[0]))
+        # The library's own hooks: a trace does not show them (``library_hook``).
+        super().__init__(library_hook(lambda tensor: (tensor.device, tensor.cpu())),
+                         library_hook(lambda packed: packed[1].to(packed[0])))
 
 
 @contextmanager

@@ -1,7 +1,8 @@
 """Convolutions, padding, pooling and resizing: ``F.conv2d``, ``F.pad``, ``F.max_pool2d``,
 ``F.avg_pool2d``, ``F.adaptive_avg_pool2d``, ``F.interpolate``, the functions behind a CNN's
-image layers. They are apart from ``functional.py`` only to keep that file short; import
-them from ``minitorch_hooks.nn.functional`` (``F``), which re-exports every one.
+image layers: a concept of their own (windows sliding over an image), apart from the
+element-wise functions and losses of ``functional.py``. Import them from
+``minitorch_hooks.nn.functional`` (``F``), which re-exports every one.
 See <https://docs.pytorch.org/docs/2.13/nn.functional.html>
 """
 

@@ -50,12 +50,6 @@ __all__ = ["adaptive_avg_pool2d", "avg_pool2d", "batch_norm", "conv1d", "conv2d"
            "max_pool2d_with_indices", "mse_loss", "nll_loss", "pad", "relu", "relu_",
            "scaled_dot_product_attention", "sigmoid", "silu", "softmax", "softmin", "tanh"]
 
-# The moved functions still name this module as theirs (``F.conv2d.__module__``), as before.
-for _function in (adaptive_avg_pool2d, avg_pool2d, conv1d, conv2d, interpolate, max_pool2d,
-                  max_pool2d_with_indices, pad):
-    _function.__module__ = __name__
-del _function
-
 gelu = _activation.gelu
 
 

@@ -35,7 +35,6 @@ from typing import Any
 
 from .._tensor import Tensor
 from ..autograd.grad_mode import enable_grad
-from ..nn.modules.module import _typename
 from ..utils.hooks import (
     OPTIMIZER_LOAD_STATE_DICT_POST_HOOK,
     OPTIMIZER_LOAD_STATE_DICT_PRE_HOOK,
@@ -43,9 +42,13 @@ from ..utils.hooks import (
     OPTIMIZER_STATE_DICT_PRE_HOOK,
     STEP_POST_HOOK,
     STEP_PRE_HOOK,
+    Hook,
     RemovableHandle,
     add_hook,
     call_hooks,
+    hook_dicts,
+    hooks_in,
+    typename,
 )
 
 # The options minitorch_hooks cannot honour, and why (Optimizer._check_implementation_options).
@@ -76,19 +79,6 @@ def register_optimizer_step_post_hook(hook: Callable) -> RemovableHandle:
     return add_hook(_global_optimizer_post_hooks, hook)
 
 
-# An optimiser's own hooks, each kind in a dictionary by handle id.
-_HOOK_DICTS = ("_optimizer_step_pre_hooks", "_optimizer_step_post_hooks",
-               "_optimizer_state_dict_pre_hooks", "_optimizer_state_dict_post_hooks",
-               "_optimizer_load_state_dict_pre_hooks", "_optimizer_load_state_dict_post_hooks")
-
-
-def _call_step_post_hook(optimizer: Optimizer) -> Callable:
-    def call(hook: Callable, args_kwargs: tuple) -> None:
-        hook(optimizer, *args_kwargs)  # the result is ignored, as in PyTorch
-
-    return call
-
-
 def _with_step_hooks(step: Callable) -> Callable:
     """``step`` wrapped to run the step hooks around it. ``args`` includes the optimiser
     itself, as PyTorch passes it (a pre-hook that replaces them must keep it first)."""
@@ -97,22 +87,26 @@ def _with_step_hooks(step: Callable) -> Callable:
     def hooked_step(*args: Any, **kwargs: Any) -> Any:
         optimizer = args[0]
 
-        def call_pre_hook(hook: Callable, args_kwargs: tuple) -> tuple | None:
-            result = hook(optimizer, *args_kwargs)
+        def call_pre_hook(hook: Hook, args_kwargs: tuple) -> tuple | None:
+            result = hook.fn(optimizer, *args_kwargs)
             if result is not None and not (isinstance(result, tuple) and len(result) == 2):
                 raise RuntimeError(f"{step} must return None or a tuple of (new_args, "
                                    f"new_kwargs), but got {result}.")
             return result
 
-        args, kwargs = call_hooks(STEP_PRE_HOOK, optimizer, itertools.chain(
-            _global_optimizer_pre_hooks.items(), optimizer._optimizer_step_pre_hooks.items()),
-            (args, kwargs), call_pre_hook)
+        args, kwargs = call_hooks(
+            STEP_PRE_HOOK, optimizer,
+            [*hooks_in(_global_optimizer_pre_hooks, is_global=True),
+             *hooks_in(optimizer._optimizer_step_pre_hooks)], (args, kwargs), call_pre_hook)
         out = step(*args, **kwargs)
-        call_hooks(STEP_POST_HOOK, optimizer, itertools.chain(
-            optimizer._optimizer_step_post_hooks.items(), _global_optimizer_post_hooks.items()),
-            (args, kwargs), _call_step_post_hook(optimizer))
+        call_hooks(STEP_POST_HOOK, optimizer,  # on the way out, the optimiser's own first
+                   [*hooks_in(optimizer._optimizer_step_post_hooks),
+                    *hooks_in(_global_optimizer_post_hooks, is_global=True)], (args, kwargs),
+                   lambda hook, args_kwargs: hook.fn(optimizer, *args_kwargs))
         return out
 
+    # PyTorch's own mark (``hooked``, set by ``Optimizer.profile_hook_step``): a class's
+    # ``step`` is wrapped once.
     hooked_step.hooked = True  # type: ignore[attr-defined]
     return hooked_step
 
@@ -126,15 +120,15 @@ class Optimizer:
     def __init__(self, params: Iterable[Tensor] | Iterable[dict[str, Any]]
                  | Iterable[tuple[str, Tensor]], defaults: dict[str, Any]) -> None:
         self.defaults = defaults
-        for name in _HOOK_DICTS:
-            setattr(self, name, OrderedDict())
+        for name, hooks in hook_dicts("optimizer").items():
+            setattr(self, name, hooks)
         # PyTorch wraps a class's ``step`` the first time one is made, so that a subclass a
         # user writes gets the hooks without calling anything.
         if not getattr(type(self).step, "hooked", False):
             type(self).step = _with_step_hooks(type(self).step)
         if isinstance(params, Tensor):
             raise TypeError("params argument given to the optimizer should be an iterable of "
-                            "Tensors or dicts, but got " + _typename(params))
+                            "Tensors or dicts, but got " + typename(params))
         self.state: defaultdict[Tensor, dict[str, Any]] = defaultdict(dict)
         self.param_groups: list[dict[str, Any]] = []
         param_groups = list(params)
@@ -156,8 +150,8 @@ class Optimizer:
         state from older checkpoints up to date (options added since, a ``step`` saved as
         a number)."""
         self.__dict__.update(state)
-        for name in _HOOK_DICTS:
-            self.__dict__.setdefault(name, OrderedDict())
+        for name, hooks in hook_dicts("optimizer").items():
+            self.__dict__.setdefault(name, hooks)
         self.defaults.setdefault("differentiable", False)
         for group in self.param_groups:
             for name, value in self._OPTIONS_ADDED_SINCE.items():
@@ -191,7 +185,7 @@ class Optimizer:
         for param in param_group["params"]:
             if not isinstance(param, Tensor):
                 raise TypeError("optimizer can only optimize Tensors, but one of the params is "
-                                + _typename(param))
+                                + typename(param))
             # PyTorch lets a differentiable optimiser update non-leaf tensors; here it is
             # refused anyway, with an error that says why (_check_implementation_options).
             if not self.defaults.get("differentiable") and not (param.is_leaf
@@ -260,7 +254,8 @@ class Optimizer:
         See <https://docs.pytorch.org/docs/2.13/generated/torch.optim.Optimizer.state_dict.html>
         """
         call_hooks(OPTIMIZER_STATE_DICT_PRE_HOOK, self,
-                   self._optimizer_state_dict_pre_hooks.items(), None, self._call_ignoring)
+                   hooks_in(self._optimizer_state_dict_pre_hooks), None,
+                   lambda hook, _: hook.fn(self))
         index: dict[int, int] = {}
         param_groups = []
         for group in self.param_groups:
@@ -273,8 +268,8 @@ class Optimizer:
                  for key, value in self.state.items()}
         state_dict = {"state": state, "param_groups": param_groups}
         return call_hooks(OPTIMIZER_STATE_DICT_POST_HOOK, self,
-                          self._optimizer_state_dict_post_hooks.items(), state_dict,
-                          lambda hook, state_dict: hook(self, state_dict))
+                          hooks_in(self._optimizer_state_dict_post_hooks), state_dict,
+                          lambda hook, state_dict: hook.fn(self, state_dict))
 
     def load_state_dict(self, state_dict: dict[str, Any]) -> None:
         """Take the state and the group options from a ``state_dict``: saved index ``i``
@@ -285,8 +280,8 @@ class Optimizer:
         """
         state_dict = state_dict.copy()  # shallow, as Module.load_state_dict: hooks may edit it
         state_dict = call_hooks(OPTIMIZER_LOAD_STATE_DICT_PRE_HOOK, self,
-                                self._optimizer_load_state_dict_pre_hooks.items(), state_dict,
-                                lambda hook, state_dict: hook(self, state_dict))
+                                hooks_in(self._optimizer_load_state_dict_pre_hooks),
+                                state_dict, lambda hook, state_dict: hook.fn(self, state_dict))
         saved_groups = copy.deepcopy(state_dict["param_groups"])
         if len(self.param_groups) != len(saved_groups):
             raise ValueError("loaded state dict has a different number of parameter groups")
@@ -310,11 +305,8 @@ class Optimizer:
                 saved["param_names"] = group["param_names"]
         self.__setstate__({"state": state, "param_groups": saved_groups})
         call_hooks(OPTIMIZER_LOAD_STATE_DICT_POST_HOOK, self,
-                   self._optimizer_load_state_dict_post_hooks.items(), None, self._call_ignoring)
-
-    def _call_ignoring(self, hook: Callable, _: None) -> None:
-        """``hook(optimizer)``, whose result PyTorch ignores."""
-        hook(self)
+                   hooks_in(self._optimizer_load_state_dict_post_hooks), None,
+                   lambda hook, _: hook.fn(self))
 
     # -- stepping ----------------------------------------------------------------------------
     def zero_grad(self, set_to_none: bool = True) -> None:

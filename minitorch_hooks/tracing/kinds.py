@@ -18,6 +18,13 @@ from ..utils.hooks import HOOK_POINTS, HookPoint
 GLOBAL = "global "  # the prefix of a global module hook's kind: "global forward hook"
 
 
+def kind_name(point: HookPoint, is_global: bool) -> str:
+    """What a trace calls a hook at ``point``: the point's name, prefixed with "global "
+    for a global hook of a kind that also has hooks of one owner (the registration hooks
+    exist only globally, so they need no prefix)."""
+    return GLOBAL + point.name if is_global and point.register else point.name
+
+
 def kind_info(kind: str) -> HookPoint:
     """The table entry for ``kind``, global or not."""
     return HOOK_POINTS[kind.removeprefix(GLOBAL)]

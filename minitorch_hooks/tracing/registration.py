@@ -17,48 +17,20 @@ from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
-from .kinds import GLOBAL
+from ..utils.hooks import HOOK_POINTS
+from .kinds import kind_name
 from .watched import Begin, WatchedHook
 
-NOT_SEEN = ("node pre-hook", "node hook")  # kinds this way of watching cannot see
-
-_TENSOR_METHODS = {
-    "register_hook": "tensor hook",
-    "register_post_accumulate_grad_hook": "post-accumulate-grad hook",
-}
-_MODULE_METHODS = {
-    "register_forward_pre_hook": "forward pre-hook",
-    "register_forward_hook": "forward hook",
-    "register_full_backward_pre_hook": "backward pre-hook",
-    "register_full_backward_hook": "backward hook",
-    "register_backward_hook": "backward hook (legacy)",
-    "register_state_dict_pre_hook": "state_dict pre-hook",
-    "register_state_dict_post_hook": "state_dict post-hook",
-    "register_load_state_dict_pre_hook": "load_state_dict pre-hook",
-    "register_load_state_dict_post_hook": "load_state_dict post-hook",
-}
-_OPTIMIZER_METHODS = {
-    "register_step_pre_hook": "step pre-hook",
-    "register_step_post_hook": "step post-hook",
-    "register_state_dict_pre_hook": "optimizer state_dict pre-hook",
-    "register_state_dict_post_hook": "optimizer state_dict post-hook",
-    "register_load_state_dict_pre_hook": "optimizer load_state_dict pre-hook",
-    "register_load_state_dict_post_hook": "optimizer load_state_dict post-hook",
-}
-_GLOBAL_OPTIMIZER_FUNCTIONS = {
-    "register_optimizer_step_pre_hook": GLOBAL + "step pre-hook",
-    "register_optimizer_step_post_hook": GLOBAL + "step post-hook",
-}
-_GLOBAL_FUNCTIONS = {
-    "register_module_forward_pre_hook": GLOBAL + "forward pre-hook",
-    "register_module_forward_hook": GLOBAL + "forward hook",
-    "register_module_full_backward_pre_hook": GLOBAL + "backward pre-hook",
-    "register_module_full_backward_hook": GLOBAL + "backward hook",
-    "register_module_backward_hook": GLOBAL + "backward hook (legacy)",
-    "register_module_module_registration_hook": "module registration hook",
-    "register_module_parameter_registration_hook": "parameter registration hook",
-    "register_module_buffer_registration_hook": "buffer registration hook",
-}
+# The methods and functions to replace, and the kind each registers, read from the table
+# of hook points: a kind added there is watched here too.
+NOT_SEEN = tuple(point.name for point in HOOK_POINTS.values() if point.owner == "node")
+_METHODS = {owner: {name: point.name for point in HOOK_POINTS.values()
+                    if point.owner == owner for name in point.register}
+            for owner in ("tensor", "module", "optimizer")}
+_GLOBAL_FUNCTIONS = {owner: {point.register_global: kind_name(point, is_global=True)
+                             for point in HOOK_POINTS.values()
+                             if point.owner == owner and point.register_global}
+                     for owner in ("module", "optimizer")}
 
 
 def install(torch: ModuleType, begin: Begin) -> Callable[[], None]:
@@ -85,17 +57,15 @@ def install(torch: ModuleType, begin: Begin) -> Callable[[], None]:
         register.__name__ = register.__qualname__ = name
         setattr(namespace, name, register)
 
-    for name, kind in _TENSOR_METHODS.items():
-        replace(torch.Tensor, name, kind, on_tensor=True)
-    for name, kind in _MODULE_METHODS.items():
-        replace(torch.nn.Module, name, kind, on_tensor=False)
-    for name, kind in _GLOBAL_FUNCTIONS.items():
-        replace(torch.nn.modules.module, name, kind, on_tensor=False)
-    for name, kind in _OPTIMIZER_METHODS.items():
-        replace(torch.optim.Optimizer, name, kind, on_tensor=False)
     optimizer_module = importlib.import_module(torch.__name__ + ".optim.optimizer")
-    for name, kind in _GLOBAL_OPTIMIZER_FUNCTIONS.items():
-        replace(optimizer_module, name, kind, on_tensor=False)
+    for namespace, names, on_tensor in (
+            (torch.Tensor, _METHODS["tensor"], True),
+            (torch.nn.Module, _METHODS["module"], False),
+            (torch.nn.modules.module, _GLOBAL_FUNCTIONS["module"], False),
+            (torch.optim.Optimizer, _METHODS["optimizer"], False),
+            (optimizer_module, _GLOBAL_FUNCTIONS["optimizer"], False)):
+        for name, kind in names.items():
+            replace(namespace, name, kind, on_tensor=on_tensor)
     _watch_saved_tensors_hooks(torch, originals, watched)
 
     def uninstall() -> None:

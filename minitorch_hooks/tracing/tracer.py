@@ -22,6 +22,7 @@ from types import ModuleType
 from typing import Any
 
 from ..nn.modules import module as our_registry
+from ..utils.hooks import library_hook
 from . import dispatch, registration
 from .events import HookEvent, events_to_json
 from .kinds import describe, hook_name, is_module, kind_info
@@ -59,7 +60,7 @@ class Trace:
     def _start(self) -> None:
         # The trace's own registration hooks, registered before any patching so that they
         # are never reported: they only tell the names which modules exist.
-        @dispatch.library_hook
+        @library_hook
         def seen(module: Any, name: str, value: Any) -> None:
             self._names.registered(module)
 
@@ -132,7 +133,7 @@ class Trace:
 
 
 def hook_trace(*roots: Any, names: Mapping[str, Any] | None = None,
-          torch: ModuleType | None = None) -> Trace:
+               torch: ModuleType | None = None) -> Trace:
     """Record every hook call while the ``with`` block runs.
 
     ``roots`` are models whose modules and parameters are named as ``named_modules()`` and

@@ -2,15 +2,19 @@
 
 Every hook in PyTorch is one pattern (the ``Package`` of exercise 1): a component runs its own
 steps and, at a fixed point, calls whatever the user registered there, in registration
-order; a hook that returns something other than ``None`` replaces the value. This file
-writes that pattern once:
+order. This file writes that pattern once, as pluggy writes its hook specifications:
 
-* :data:`HOOK_POINTS`, the table of fixed points: each kind of hook, what it receives and
-  what its return value may replace;
+* :data:`HOOK_POINTS`, the table of fixed points. Each row is the authority on its kind of
+  hook: what a hook receives, which ``register_*`` methods put one there, where its
+  hooks are kept, and the rule for what a hook returns (:class:`Result`);
 * :func:`add_hook`, the one way a hook is registered, returning a :class:`RemovableHandle`
   so that it can be taken out again;
-* :func:`call_hooks`, the one way hooks are called.
+* :func:`call_hooks`, the one way hooks are called: it applies the point's rule for results
+  itself, so a call site only says how to call one hook and what a wrong result is.
 
+A call site hands :func:`call_hooks` one :class:`Hook` record per registered hook: its handle
+id, the function, whether it is a global hook, and its flags (``with_kwargs``,
+``always_call``). The dictionaries that hold the hooks stay shaped as PyTorch's.
 Because every hook passes through :func:`call_hooks`, ``minitorch_hooks.hook_trace`` can watch
 them there (:func:`watch_hooks`).
 See <https://docs.pytorch.org/docs/2.13/notes/autograd.html#backward-hooks-execution>
@@ -18,35 +22,59 @@ See <https://docs.pytorch.org/docs/2.13/notes/autograd.html#backward-hooks-execu
 
 from __future__ import annotations
 
+import enum
 import warnings
 import weakref
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
-
-import minitorch_hooks
 
 T = TypeVar("T")
 
 
 # -- the table of hook points ---------------------------------------------------------------
 
+class Result(enum.Enum):
+    """What happens to what a hook returns: each hook point declares one of these, and
+    :func:`call_hooks` applies it."""
+
+    REPLACES = "a result other than None replaces the value: the next hook, and the caller, get it"
+    IGNORED = "the result is ignored"
+    MUST_BE_NONE = "a result other than None is an error (the point's ``error``)"
+    # PyTorch runs post-accumulate-grad hooks with its tensor-hook loop: a returned tensor
+    # is handed to the next hook, and only after the last one does the error come.
+    NONE_AFTER_ALL = ("a result other than None is handed to the next hook, then, after the "
+                      "last one, is an error (the point's ``error``)")
+    IS_THE_VALUE = "the result is the value (a single hook: a pack or unpack hook)"
+
+
 @dataclass(frozen=True)
 class HookPoint:
-    """A fixed point where hooks are called: its name, its phase, what owns its hooks,
-    the names of what a hook receives, and what a hook's return value may replace.
+    """A fixed point where hooks are called: one row of :data:`HOOK_POINTS`.
 
-    ``signatures`` lists the parameter names after the module (for module hooks), one
-    tuple per way PyTorch calls this kind: a forward hook registered ``with_kwargs=True``
-    also receives ``kwargs``.
+    * ``name``, ``phase`` and ``owner`` (what its hooks belong to: "module", "tensor",
+      "node", "optimizer" or "context", a ``with`` block);
+    * ``signatures``: the parameter names after the module or optimiser, one tuple per way
+      PyTorch calls this kind (a forward hook registered ``with_kwargs=True`` also receives
+      ``kwargs``);
+    * ``result``: the rule for what a hook returns, and ``error``, PyTorch's message when a
+      hook breaks a "must be None" rule;
+    * ``register``: the owner's methods that register a hook here, and ``register_global``
+      the function that registers one for every owner (empty if there is none);
+    * ``attributes``: the owner's dictionaries for these hooks, the hooks first, then the
+      flags kept beside them by handle id, as PyTorch keeps them.
     """
 
     name: str
     phase: str  # "forward", "backward", "state_dict", "registration" or "step"
     owner: str  # "module", "tensor", "node", "optimizer" or "context" (a ``with`` block)
     signatures: tuple[tuple[str, ...], ...]
-    returns: str  # what a returned value does
+    result: Result
+    error: tuple[type[Exception], str] | None = None
+    register: tuple[str, ...] = ()
+    register_global: str = ""
+    attributes: tuple[str, ...] = ()
 
     def parameter_names(self, count: int) -> tuple[str, ...]:
         for names in self.signatures:
@@ -56,65 +84,106 @@ class HookPoint:
 
 
 _GRADS = (("grad_input", "grad_output"),)
-_ONLY_NONE = "must return None"
 _LOAD_PRE = ("state_dict", "prefix", "local_metadata", "strict", "missing_keys",
              "unexpected_keys", "error_msgs")
+_REPLACES, _IGNORED, _MUST_BE_NONE = Result.REPLACES, Result.IGNORED, Result.MUST_BE_NONE
 
-TENSOR_HOOK = HookPoint("tensor hook", "backward", "tensor", (("grad",),),
-                        "replaces the gradient (same dtype and size)")
-POST_ACCUMULATE_GRAD_HOOK = HookPoint("post-accumulate-grad hook", "backward", "tensor",
-                                      (("tensor",),), _ONLY_NONE)
+TENSOR_HOOK = HookPoint("tensor hook", "backward", "tensor", (("grad",),), _REPLACES,
+                        register=("register_hook",))
+POST_ACCUMULATE_GRAD_HOOK = HookPoint(
+    "post-accumulate-grad hook", "backward", "tensor", (("tensor",),), Result.NONE_AFTER_ALL,
+    (RuntimeError, "Tensor post accumulate grad hooks should return None."),
+    register=("register_post_accumulate_grad_hook",))
 NODE_PRE_HOOK = HookPoint("node pre-hook", "backward", "node", (("grad_outputs",),),
-                          "replaces grad_outputs (a tuple of the same length)")
+                          _REPLACES, register=("register_prehook",))
 NODE_HOOK = HookPoint("node hook", "backward", "node", (("grad_inputs", "grad_outputs"),),
-                      "replaces grad_inputs (a tuple of the same length)")
-PACK_HOOK = HookPoint("pack hook", "forward", "context", (("tensor",),),
-                      "is what is saved instead of the tensor")
+                      _REPLACES, register=("register_hook",))
+PACK_HOOK = HookPoint("pack hook", "forward", "context", (("tensor",),), Result.IS_THE_VALUE)
 UNPACK_HOOK = HookPoint("unpack hook", "backward", "context", (("packed",),),
-                        "is the tensor backward uses")
-FORWARD_PRE_HOOK = HookPoint("forward pre-hook", "forward", "module",
-                             (("args",), ("args", "kwargs")),
-                             "replaces args (or with_kwargs, (args, kwargs))")
-FORWARD_HOOK = HookPoint("forward hook", "forward", "module",
-                         (("args", "output"), ("args", "kwargs", "output")),
-                         "replaces the output")
-BACKWARD_PRE_HOOK = HookPoint("backward pre-hook", "backward", "module", (("grad_output",),),
-                              "replaces grad_output")
-BACKWARD_HOOK = HookPoint("backward hook", "backward", "module", _GRADS,
-                          "replaces grad_input")
-LEGACY_BACKWARD_HOOK = HookPoint("backward hook (legacy)", "backward", "module", _GRADS,
-                                 "replaces the grad_input of the module's last operation")
+                        Result.IS_THE_VALUE)
+FORWARD_PRE_HOOK = HookPoint(
+    "forward pre-hook", "forward", "module", (("args",), ("args", "kwargs")), _REPLACES,
+    register=("register_forward_pre_hook",),
+    register_global="register_module_forward_pre_hook",
+    attributes=("_forward_pre_hooks", "_forward_pre_hooks_with_kwargs"))
+FORWARD_HOOK = HookPoint(
+    "forward hook", "forward", "module", (("args", "output"), ("args", "kwargs", "output")),
+    _REPLACES, register=("register_forward_hook",),
+    register_global="register_module_forward_hook",
+    attributes=("_forward_hooks", "_forward_hooks_with_kwargs",
+                "_forward_hooks_always_called"))
+BACKWARD_PRE_HOOK = HookPoint(
+    "backward pre-hook", "backward", "module", (("grad_output",),), _REPLACES,
+    register=("register_full_backward_pre_hook",),
+    register_global="register_module_full_backward_pre_hook",
+    attributes=("_backward_pre_hooks",))
+BACKWARD_HOOK = HookPoint(
+    "backward hook", "backward", "module", _GRADS, _REPLACES,
+    register=("register_full_backward_hook",),
+    register_global="register_module_full_backward_hook", attributes=("_backward_hooks",))
+# The deprecated kind: kept in the same dictionary as the full one (a module's backward
+# hooks are all of one kind), called at a node of the module's last operation.
+LEGACY_BACKWARD_HOOK = HookPoint(
+    "backward hook (legacy)", "backward", "module", _GRADS, _REPLACES,
+    register=("register_backward_hook",), register_global="register_module_backward_hook",
+    attributes=("_backward_hooks",))
+# The private ``_register_state_dict_hook`` puts a hook here that may replace the dict;
+# one registered by the public method must return None (a check of ``state_dict``'s).
 STATE_DICT_PRE_HOOK = HookPoint("state_dict pre-hook", "state_dict", "module",
-                                (("prefix", "keep_vars"),), "is ignored")
+                                (("prefix", "keep_vars"),), _IGNORED,
+                                register=("register_state_dict_pre_hook",),
+                                attributes=("_state_dict_pre_hooks",))
 STATE_DICT_POST_HOOK = HookPoint("state_dict post-hook", "state_dict", "module",
-                                 (("state_dict", "prefix", "local_metadata"),),
-                                 "must be None (the private form may replace the dict)")
+                                 (("state_dict", "prefix", "local_metadata"),), _REPLACES,
+                                 register=("register_state_dict_post_hook",),
+                                 attributes=("_state_dict_hooks",))
 LOAD_STATE_DICT_PRE_HOOK = HookPoint("load_state_dict pre-hook", "state_dict", "module",
-                                     (_LOAD_PRE,), "is ignored")
-LOAD_STATE_DICT_POST_HOOK = HookPoint("load_state_dict post-hook", "state_dict", "module",
-                                      (("incompatible_keys",),), _ONLY_NONE)
-MODULE_REGISTRATION_HOOK = HookPoint("module registration hook", "registration", "module",
-                                     (("name", "module"),), "is registered instead")
-PARAMETER_REGISTRATION_HOOK = HookPoint("parameter registration hook", "registration",
-                                        "module", (("name", "param"),),
-                                        "is registered instead")
-BUFFER_REGISTRATION_HOOK = HookPoint("buffer registration hook", "registration", "module",
-                                     (("name", "buffer"),), "is registered instead")
+                                     (_LOAD_PRE,), _IGNORED,
+                                     register=("register_load_state_dict_pre_hook",),
+                                     attributes=("_load_state_dict_pre_hooks",))
+LOAD_STATE_DICT_POST_HOOK = HookPoint(
+    "load_state_dict post-hook", "state_dict", "module", (("incompatible_keys",),),
+    _MUST_BE_NONE, (AssertionError, "Hooks registered with "
+                    "``register_load_state_dict_post_hook`` are not expected to return new "
+                    "values, if incompatible_keys need to be modified, it should be done "
+                    "inplace."),
+    register=("register_load_state_dict_post_hook",),
+    attributes=("_load_state_dict_post_hooks",))
+# Registration hooks exist only for every module at once.
+MODULE_REGISTRATION_HOOK = HookPoint(
+    "module registration hook", "registration", "module", (("name", "module"),), _REPLACES,
+    register_global="register_module_module_registration_hook")
+PARAMETER_REGISTRATION_HOOK = HookPoint(
+    "parameter registration hook", "registration", "module", (("name", "param"),), _REPLACES,
+    register_global="register_module_parameter_registration_hook")
+BUFFER_REGISTRATION_HOOK = HookPoint(
+    "buffer registration hook", "registration", "module", (("name", "buffer"),), _REPLACES,
+    register_global="register_module_buffer_registration_hook")
 # An optimiser's hooks; ``args`` of a step hook starts with the optimiser itself.
 STEP_PRE_HOOK = HookPoint("step pre-hook", "step", "optimizer", (("args", "kwargs"),),
-                          "replaces (args, kwargs)")
+                          _REPLACES, register=("register_step_pre_hook",),
+                          register_global="register_optimizer_step_pre_hook",
+                          attributes=("_optimizer_step_pre_hooks",))
 STEP_POST_HOOK = HookPoint("step post-hook", "step", "optimizer", (("args", "kwargs"),),
-                           "is ignored")
-OPTIMIZER_STATE_DICT_PRE_HOOK = HookPoint("optimizer state_dict pre-hook", "state_dict",
-                                          "optimizer", ((),), "is ignored")
-OPTIMIZER_STATE_DICT_POST_HOOK = HookPoint("optimizer state_dict post-hook", "state_dict",
-                                           "optimizer", (("state_dict",),),
-                                           "replaces the state dict")
-OPTIMIZER_LOAD_STATE_DICT_PRE_HOOK = HookPoint("optimizer load_state_dict pre-hook",
-                                               "state_dict", "optimizer", (("state_dict",),),
-                                               "is loaded instead")
-OPTIMIZER_LOAD_STATE_DICT_POST_HOOK = HookPoint("optimizer load_state_dict post-hook",
-                                                "state_dict", "optimizer", ((),), "is ignored")
+                           _IGNORED, register=("register_step_post_hook",),
+                           register_global="register_optimizer_step_post_hook",
+                           attributes=("_optimizer_step_post_hooks",))
+OPTIMIZER_STATE_DICT_PRE_HOOK = HookPoint(
+    "optimizer state_dict pre-hook", "state_dict", "optimizer", ((),), _IGNORED,
+    register=("register_state_dict_pre_hook",),
+    attributes=("_optimizer_state_dict_pre_hooks",))
+OPTIMIZER_STATE_DICT_POST_HOOK = HookPoint(
+    "optimizer state_dict post-hook", "state_dict", "optimizer", (("state_dict",),),
+    _REPLACES, register=("register_state_dict_post_hook",),
+    attributes=("_optimizer_state_dict_post_hooks",))
+OPTIMIZER_LOAD_STATE_DICT_PRE_HOOK = HookPoint(
+    "optimizer load_state_dict pre-hook", "state_dict", "optimizer", (("state_dict",),),
+    _REPLACES, register=("register_load_state_dict_pre_hook",),
+    attributes=("_optimizer_load_state_dict_pre_hooks",))
+OPTIMIZER_LOAD_STATE_DICT_POST_HOOK = HookPoint(
+    "optimizer load_state_dict post-hook", "state_dict", "optimizer", ((),), _IGNORED,
+    register=("register_load_state_dict_post_hook",),
+    attributes=("_optimizer_load_state_dict_post_hooks",))
 
 HOOK_POINTS: dict[str, HookPoint] = {point.name: point for point in (
     TENSOR_HOOK, POST_ACCUMULATE_GRAD_HOOK, NODE_PRE_HOOK, NODE_HOOK, PACK_HOOK, UNPACK_HOOK,
@@ -124,6 +193,13 @@ HOOK_POINTS: dict[str, HookPoint] = {point.name: point for point in (
     BUFFER_REGISTRATION_HOOK, STEP_PRE_HOOK, STEP_POST_HOOK, OPTIMIZER_STATE_DICT_PRE_HOOK,
     OPTIMIZER_STATE_DICT_POST_HOOK, OPTIMIZER_LOAD_STATE_DICT_PRE_HOOK,
     OPTIMIZER_LOAD_STATE_DICT_POST_HOOK)}
+
+
+def hook_dicts(owner: str) -> dict[str, OrderedDict]:
+    """Fresh, empty hook dictionaries for a new module or optimiser (``owner``), one per
+    name in the table's ``attributes``: a kind added to the table gets its dictionary."""
+    return {name: OrderedDict() for point in HOOK_POINTS.values() if point.owner == owner
+            for name in point.attributes}
 
 
 # -- registering and calling ----------------------------------------------------------------
@@ -148,39 +224,96 @@ def add_hook(hooks: OrderedDict, hook: Callable, *, prepend: bool = False,
     return handle
 
 
+class Hook:
+    """One registered hook as the call site sees it: its handle ``id``, the function
+    ``fn``, whether it is a global hook (``register_module_forward_hook``...), and the
+    dictionaries of its flags, by flag name."""
+
+    __slots__ = ("id", "fn", "is_global", "flag_dicts")
+
+    def __init__(self, hook_id: int | None, fn: Callable[..., Any], is_global: bool = False,
+                 flag_dicts: Mapping[str, Mapping[int, bool]] | None = None) -> None:
+        self.id, self.fn, self.is_global, self.flag_dicts = hook_id, fn, is_global, flag_dicts
+
+    def has(self, flag: str) -> bool:
+        """Whether the hook carries ``flag`` now. Read as the hook is called, as PyTorch
+        reads ``hook_id in self._forward_hooks_with_kwargs``: a hook that an earlier hook
+        removed is still called (the loop runs over a copy), but without its flags."""
+        flags = self.flag_dicts
+        return flags is not None and flag in flags and self.id in flags[flag]
+
+
+def hooks_in(hooks: Mapping[int, Callable[..., Any]] | None, is_global: bool = False,
+             **flag_dicts: Mapping[int, bool]) -> list[Hook]:
+    """The records of the hooks in one of PyTorch's hook dictionaries, in order; each
+    keyword names a flag and gives the dictionary it is kept in."""
+    if not hooks:
+        return []
+    flags = flag_dicts or None
+    return [Hook(hook_id, fn, is_global, flags) for hook_id, fn in hooks.items()]
+
+
+def library_hook(hook: Callable[..., T]) -> Callable[..., T]:
+    """Mark a hook that minitorch_hooks registers for its own use (the node hooks of a full
+    backward hook, ``save_on_cpu``'s, a trace's own): :func:`call_hooks` calls it like any
+    other but shows it to no watcher, as a PyTorch trace never sees PyTorch's own hooks."""
+    hook.__minitorch_library_hook__ = True  # type: ignore[attr-defined]
+    return hook
+
+
 # Who watches the hooks as they are called (``minitorch_hooks.hook_trace``), or None.
 _active_tracer: Any = None
 
 
-def call_hooks(point: HookPoint, owner: Any, hooks: Iterable[tuple[Any, Callable[..., Any]]],
-               value: T, call: Callable[[Callable[..., Any], T], Any]) -> T:
-    """Call each hook at ``point`` in order; a non-``None`` result replaces the value.
+def call_hooks(point: HookPoint, owner: Any, hooks: Iterable[Hook], value: T,
+               call: Callable[[Hook, T], Any]) -> T:
+    """Call each hook at ``point`` in order, and apply the point's rule to its result.
 
-    ``hooks`` holds ``(handle id, hook)`` pairs, and ``owner`` is the module, tensor or
-    node they belong to. ``call(hook, value)`` invokes one hook with the arguments its kind
-    expects and checks what it returned. The pairs are copied first, as PyTorch does, so a
-    hook that registers or removes hooks does not disturb the call in progress.
+    ``hooks`` holds one :class:`Hook` record per hook, and ``owner`` is the module, tensor,
+    node or optimiser they belong to. ``call(hook, value)`` invokes ``hook.fn`` with the
+    arguments its kind expects, checks that a result is one PyTorch accepts (raising
+    PyTorch's error if not), and returns it. Then ``point.result`` decides, here and
+    nowhere else, what the result does (:class:`Result`). The records are copied first, as
+    PyTorch copies its dictionaries, so a hook that registers or removes hooks does not
+    disturb the call in progress.
     """
     __tracebackhide__ = True  # noqa: F841 - pytest leaves this frame out of a hook's error
-    for hook_id, hook in tuple(hooks):
-        if _active_tracer is not None:
-            hook = _active_tracer.watch(point, owner, hook_id, hook)
+    rule, returned = point.result, False
+    for hook in tuple(hooks):
+        if _active_tracer is not None and not getattr(hook.fn, "__minitorch_library_hook__",
+                                                      False):
+            hook = Hook(hook.id, _active_tracer.watch(point, owner, hook), hook.is_global,
+                        hook.flag_dicts)
         result = call(hook, value)
-        if result is not None:
+        if rule is Result.IS_THE_VALUE:
             value = result
+        elif result is None or rule is Result.IGNORED:
+            continue
+        elif rule is Result.MUST_BE_NONE:
+            raise _error(point)
+        else:  # REPLACES, or NONE_AFTER_ALL, which replaces until the end
+            value, returned = result, True
+    if returned and rule is Result.NONE_AFTER_ALL:
+        raise _error(point)
     return value
 
 
-def call_hook(point: HookPoint, owner: Any, hook: Callable[..., Any], *args: Any) -> Any:
+def _error(point: HookPoint) -> Exception:
+    kind, message = point.error or (RuntimeError, f"a {point.name} must return None")
+    return kind(message)
+
+
+def call_single_hook(point: HookPoint, owner: Any, hook: Callable[..., Any], *args: Any) -> Any:
     """One hook that is not kept in a dictionary (a pack or unpack hook): its result,
     whatever it is, through :func:`call_hooks`."""
     __tracebackhide__ = True  # noqa: F841
-    return call_hooks(point, owner, ((None, hook),), None, lambda h, _: h(*args))
+    return call_hooks(point, owner, (Hook(None, hook),), None, lambda h, _: h.fn(*args))
 
 
 def watch_hooks(watcher: Any) -> None:
-    """Hand every hook about to be called to ``watcher.watch(point, owner, hook_id, hook)``,
-    which returns what to call instead; None stops watching."""
+    """Hand every hook about to be called to ``watcher.watch(point, owner, hook)``, which
+    returns the function to call instead; None stops watching. The library's own hooks
+    (:func:`library_hook`) are not handed over."""
     global _active_tracer
     _active_tracer = watcher
 
@@ -195,6 +328,9 @@ def check_callable(hook: object) -> None:
         raise TypeError(f"hook must be callable, but got '{type(hook).__name__}'")
 
 
+# -- how PyTorch names a type in its errors ---------------------------------------------------
+# PyTorch has two rules, and each error message uses the one of the code that raises it.
+
 def type_name(value: object) -> str:
     """The name of ``value``'s type as PyTorch's C++ prints it (``tp_name``): a class
     written in Python is just its name (``tuple``, ``Tensor``); a type written in C
@@ -207,6 +343,19 @@ def type_name(value: object) -> str:
 
 
 _HEAP_TYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE: the type was created by a class statement
+
+
+def typename(value: object) -> str:
+    """The name PyTorch's Python code prints (``torch.typename``): a tensor by its legacy
+    type (``torch.FloatTensor``), anything else as ``module.QualifiedName``, without the
+    module for builtins."""
+    legacy_name = getattr(getattr(value, "dtype", None), "legacy_name", None)
+    if legacy_name is not None:  # a tensor (a NumPy array's dtype has no legacy name)
+        return legacy_name
+    kind = type(value)
+    module = kind.__module__
+    return kind.__qualname__ if module in ("builtins", "__builtin__", None) else \
+        f"{module}.{kind.__qualname__}"
 
 
 class RemovableHandle:
@@ -290,10 +439,16 @@ class BackwardHook:
     See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.Module.html#torch.nn.Module.register_full_backward_hook>
     """
 
-    def __init__(self, module: Any, user_hooks: list, user_pre_hooks: list) -> None:
+    def __init__(self, module: Any, user_hooks: list[Hook], user_pre_hooks: list[Hook],
+                 apply_identity: Callable[[tuple], tuple[tuple, list[int] | None, Any]]
+                 ) -> None:
         self.module = module
-        self.user_hooks = user_hooks  # (id, hook) pairs: global hooks first
+        self.user_hooks = user_hooks  # global hooks first
         self.user_pre_hooks = user_pre_hooks
+        # How the tensors in a tuple go through the identity Function: given by the module
+        # (``nn/modules/_functions.py: apply_identity``), because this file sits below
+        # autograd and nn, which are built on it.
+        self.apply_identity = apply_identity
         self.grad_outputs: tuple | None = None
         self.n_inputs = self.n_outputs = -1
         self.input_tensors_index: list[int] | None = None
@@ -311,27 +466,13 @@ class BackwardHook:
     def _unpack_none(indices: list[int], values: Any) -> tuple:
         return tuple([values[index] for index in indices])
 
-    def _apply_on_tensors(self, on_node: Callable[[Any], None], args: tuple
-                          ) -> tuple[tuple, list[int] | None]:
-        """Route the tensors in ``args`` through the identity Function and hand its node
-        to ``on_node``; nothing happens when no tensor needs a gradient."""
-        indices, tensors, requires_grad = [], [], False
-        for index, arg in enumerate(args):
-            # Through the package, as PyTorch does with ``torch.``: this module is imported
-            # before Tensor exists.
-            if isinstance(arg, minitorch_hooks.Tensor):
-                indices.append(index)
-                tensors.append(arg)
-                requires_grad = requires_grad or arg._requires_grad
-        if not (requires_grad and minitorch_hooks.is_grad_enabled()):
-            return args, None
-        new_tensors = minitorch_hooks.nn.modules._functions.BackwardHookFunction.apply(*tensors)
-        on_node([t.grad_fn for t in new_tensors if t.grad_fn is not None][0])
-        replaced = list(args)
-        for index, tensor in zip(indices, new_tensors):
-            replaced[index] = tensor
-        # A namedtuple output (``out.prod``) keeps its type, as in PyTorch.
-        return (tuple(replaced) if type(args) is tuple else type(args)(*replaced)), indices
+    def _apply_on_tensors(self, hook: Callable, args: tuple) -> tuple[tuple, list[int] | None]:
+        """Route the tensors in ``args`` through the identity and put ``hook`` on its node;
+        nothing happens when no tensor needs a gradient."""
+        args, indices, node = self.apply_identity(args)
+        if node is not None:
+            node.register_hook(library_hook(hook))
+        return args, indices
 
     def setup_input_hook(self, args: tuple) -> tuple:
         """Wrap the inputs; the node there runs the user's backward hooks."""
@@ -345,13 +486,12 @@ class BackwardHook:
             self.grad_outputs = None
             return self._unpack_none(self.input_tensors_index, packed)
 
-        args, self.input_tensors_index = self._apply_on_tensors(
-            lambda node: node.register_hook(hook), args)
+        args, self.input_tensors_index = self._apply_on_tensors(hook, args)
         self.n_inputs = len(args)
         return args
 
-    def _call_backward_hook(self, hook: Callable, grad_input: tuple) -> Any:
-        result = hook(self.module, grad_input, self.grad_outputs)
+    def _call_backward_hook(self, hook: Hook, grad_input: tuple) -> Any:
+        result = hook.fn(self.module, grad_input, self.grad_outputs)
         return _same_length(result, grad_input, "Backward hook", "grad_input")
 
     def setup_output_hook(self, result: Any) -> Any:
@@ -369,13 +509,12 @@ class BackwardHook:
 
         is_tuple = isinstance(result, tuple)
         outputs = result if is_tuple else (result,)
-        outputs, self.output_tensors_index = self._apply_on_tensors(
-            lambda node: node.register_hook(hook), outputs)
+        outputs, self.output_tensors_index = self._apply_on_tensors(hook, outputs)
         self.n_outputs = len(outputs)
         return outputs if is_tuple else outputs[0]
 
-    def _call_backward_pre_hook(self, hook: Callable, grad_output: tuple) -> Any:
-        result = hook(self.module, grad_output)
+    def _call_backward_pre_hook(self, hook: Hook, grad_output: tuple) -> Any:
+        result = hook.fn(self.module, grad_output)
         return _same_length(result, grad_output, "Backward pre hook", "grad_output")
 
     def _run_hooks_without_input_grads(self) -> None:
@@ -388,9 +527,9 @@ class BackwardHook:
                    self._call_backward_hook_without_input_grads)
         self.grad_outputs = None
 
-    def _call_backward_hook_without_input_grads(self, hook: Callable, grad_input: tuple
+    def _call_backward_hook_without_input_grads(self, hook: Hook, grad_input: tuple
                                                 ) -> None:
-        result = hook(self.module, grad_input, self.grad_outputs)
+        result = hook.fn(self.module, grad_input, self.grad_outputs)
         if result is not None and not (isinstance(result, tuple)
                                        and all(r is None for r in result)):
             raise RuntimeError("Backward hook for Modules where no input requires "

@@ -11,7 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..._tensor import Tensor
 from ...autograd.function import Function, FunctionCtx
+from ...autograd.grad_mode import is_grad_enabled
+from ...autograd.graph import Node
 
 
 class BackwardHookFunction(Function):
@@ -24,3 +27,24 @@ class BackwardHookFunction(Function):
     @staticmethod
     def backward(ctx: FunctionCtx, *grads: Any) -> tuple:
         return grads
+
+
+def apply_identity(args: tuple) -> tuple[tuple, list[int] | None, Node | None]:
+    """``args`` with its tensors routed through :class:`BackwardHookFunction`, the positions
+    of those tensors, and the identity's node, where ``BackwardHook`` puts its node hook.
+    Nothing changes (``args, None, None``) when no tensor needs a gradient."""
+    indices, tensors, requires_grad = [], [], False
+    for index, arg in enumerate(args):
+        if isinstance(arg, Tensor):
+            indices.append(index)
+            tensors.append(arg)
+            requires_grad = requires_grad or arg._requires_grad
+    if not (requires_grad and is_grad_enabled()):
+        return args, None, None
+    new_tensors = BackwardHookFunction.apply(*tensors)
+    node = [t.grad_fn for t in new_tensors if t.grad_fn is not None][0]
+    replaced = list(args)
+    for index, tensor in zip(indices, new_tensors):
+        replaced[index] = tensor
+    # A namedtuple output (``out.prod``) keeps its type, as in PyTorch.
+    return (tuple(replaced) if type(args) is tuple else type(args)(*replaced)), indices, node

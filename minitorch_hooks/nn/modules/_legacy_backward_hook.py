@@ -6,31 +6,56 @@ tensor*, that is, on the module's last operation only. So its ``grad_input`` is 
 gradient of that operation's inputs, which may be some inner tensor rather than the
 module's input, and PyTorch warns whenever it can tell that gradients will be missed.
 ``Module.register_full_backward_hook`` replaced it. ``module.py`` decides, once, whether a
-module's backward hooks are full or legacy (``Module._backward_hooks_of_kind``) and hands
-the legacy ones here.
+module's backward hooks are full or legacy (``Module._setup_backward_hook``) and hands
+the legacy ones here. Each goes on the node inside a node hook of the library's own, which
+calls it at the hook point ``LEGACY_BACKWARD_HOOK`` with the module first, as PyTorch's
+``_WrappedHook`` does.
 See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.Module.html#torch.nn.Module.register_backward_hook>
 """
 
 from __future__ import annotations
 
+import functools
 import warnings
+import weakref
 from collections.abc import Callable
 from typing import Any
 
 from ..._tensor import Tensor
+from ...utils.hooks import LEGACY_BACKWARD_HOOK, Hook, call_hooks, library_hook
 
 
-def attach_legacy_backward_hooks(inputs: Any, result: Any, hooks: list[Callable]) -> None:
-    """Register ``hooks`` (each already bound to its module) on the grad_fn of the first
-    tensor in ``result``, and warn as PyTorch does when they will miss gradients."""
+def attach_legacy_backward_hooks(module: Any, inputs: Any, result: Any, hooks: list[Hook]
+                                 ) -> None:
+    """Register ``hooks`` on the grad_fn of the first tensor in ``result``, and warn as
+    PyTorch does when they will miss gradients."""
     var = result
     while not isinstance(var, Tensor):
         var = next(v for v in var.values() if isinstance(v, Tensor)) \
             if isinstance(var, dict) else var[0]
     if var.grad_fn is not None:
         for hook in hooks:
-            var.grad_fn.register_hook(hook)
+            var.grad_fn.register_hook(_at_node(module, hook))
         _warn_legacy_backward_hook(inputs, result, var.grad_fn)
+
+
+def _at_node(module: Any, hook: Hook) -> Callable[[tuple, tuple], Any]:
+    """The node hook that calls one legacy hook as ``hook(module, grad_input,
+    grad_output)``. It holds the module weakly, so that a graph does not keep its module
+    alive, and takes the hook's name: the engine names it in errors about what it
+    returned."""
+    module_ref = weakref.ref(module)
+
+    @library_hook
+    @functools.wraps(hook.fn)
+    def node_hook(grad_inputs: tuple, grad_outputs: tuple) -> Any:
+        owner = module_ref()
+        if owner is None:
+            raise RuntimeError("You are trying to call the hook of a dead Module!")
+        return call_hooks(LEGACY_BACKWARD_HOOK, owner, (hook,), grad_inputs,
+                          lambda hook, grad_inputs: hook.fn(owner, grad_inputs, grad_outputs))
+
+    return node_hook
 
 
 def _warn_legacy_backward_hook(inputs: Any, result: Any, grad_fn: Any) -> None:

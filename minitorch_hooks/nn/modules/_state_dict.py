@@ -12,7 +12,7 @@ from __future__ import annotations
 import itertools
 import warnings
 from collections import OrderedDict, namedtuple
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ... import __future__
@@ -24,7 +24,9 @@ from ...utils.hooks import (
     LOAD_STATE_DICT_PRE_HOOK,
     STATE_DICT_POST_HOOK,
     STATE_DICT_PRE_HOOK,
+    Hook,
     call_hooks,
+    hooks_in,
 )
 from ..parameter import Parameter, is_lazy
 
@@ -75,23 +77,22 @@ class StateDictMixin:
         local_metadata = {"version": self._version}
         if hasattr(destination, "_metadata"):
             destination._metadata[prefix[:-1]] = local_metadata
-        def call_pre_hook(hook: Callable, _: None) -> None:
-            hook(self, prefix, keep_vars)  # the result is ignored
-
-        call_hooks(STATE_DICT_PRE_HOOK, self, self._state_dict_pre_hooks.items(), None,
-                   call_pre_hook)
+        call_hooks(STATE_DICT_PRE_HOOK, self, hooks_in(self._state_dict_pre_hooks), None,
+                   lambda hook, _: hook.fn(self, prefix, keep_vars))
         self._save_to_state_dict(destination, prefix, keep_vars)
         for name, module in self._modules.items():
             if module is not None:
                 module.state_dict(destination=destination, prefix=prefix + name + ".",
                                   keep_vars=keep_vars)
-        def call_post_hook(hook: Callable, destination: dict) -> dict | None:
-            result = hook(self, destination, prefix, local_metadata)
-            if result is not None and getattr(hook, "_from_public_api", False):
+
+        def call_post_hook(hook: Hook, destination: dict) -> dict | None:
+            result = hook.fn(self, destination, prefix, local_metadata)
+            # A hook of the public method must return None; the private form may not.
+            if result is not None and getattr(hook.fn, "_from_public_api", False):
                 raise RuntimeError("state_dict post-hook must return None")
             return result
 
-        return call_hooks(STATE_DICT_POST_HOOK, self, self._state_dict_hooks.items(),
+        return call_hooks(STATE_DICT_POST_HOOK, self, hooks_in(self._state_dict_hooks),
                           destination, call_post_hook)
 
     def _save_to_state_dict(self, destination: dict, prefix: str, keep_vars: bool) -> None:
@@ -127,12 +128,9 @@ class StateDictMixin:
     def _load_from_state_dict(self, state_dict: dict, prefix: str, local_metadata: dict,
                               strict: bool, missing_keys: list, unexpected_keys: list,
                               error_msgs: list) -> None:
-        def call_pre_hook(hook: Callable, _: None) -> None:
-            hook(state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
-                 error_msgs)  # the result is ignored
-
-        call_hooks(LOAD_STATE_DICT_PRE_HOOK, self, self._load_state_dict_pre_hooks.items(),
-                   None, call_pre_hook)
+        call_hooks(LOAD_STATE_DICT_PRE_HOOK, self, hooks_in(self._load_state_dict_pre_hooks),
+                   None, lambda hook, _: hook.fn(state_dict, prefix, local_metadata, strict,
+                                                 missing_keys, unexpected_keys, error_msgs))
         assign = local_metadata.get("assign_to_params_buffers", False)
         local_state = {name: value for name, value in itertools.chain(
             self._parameters.items(),
@@ -237,9 +235,9 @@ class StateDictMixin:
                     load(child, {k: v for k, v in local_state_dict.items()
                                  if k.startswith(child_prefix)}, child_prefix)
             call_hooks(LOAD_STATE_DICT_POST_HOOK, module,
-                       module._load_state_dict_post_hooks.items(),
+                       hooks_in(module._load_state_dict_post_hooks),
                        _IncompatibleKeys(missing_keys, unexpected_keys),
-                       lambda hook, keys: _call_load_state_dict_post_hook(module, hook, keys))
+                       lambda hook, keys: hook.fn(module, keys))
 
         load(self, state_dict)
         if strict:
@@ -253,12 +251,3 @@ class StateDictMixin:
             raise RuntimeError("Error(s) in loading state_dict for {}:\n\t{}".format(
                 type(self).__name__, "\n\t".join(error_msgs)))
         return _IncompatibleKeys(missing_keys, unexpected_keys)
-
-
-def _call_load_state_dict_post_hook(module: Module, hook: Callable, keys: _IncompatibleKeys
-                                    ) -> None:
-    if hook(module, keys) is not None:
-        raise AssertionError(
-            "Hooks registered with ``register_load_state_dict_post_hook`` are not expected to "
-            "return new values, if incompatible_keys need to be modified, it should be done "
-            "inplace.")

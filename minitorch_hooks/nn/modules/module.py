@@ -25,8 +25,7 @@ import functools
 import warnings
 import weakref
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
-from operator import itemgetter
+from collections.abc import Callable
 from typing import Any
 
 from ..._tensor import Tensor
@@ -37,14 +36,19 @@ from ...utils.hooks import (
     MODULE_REGISTRATION_HOOK,
     PARAMETER_REGISTRATION_HOOK,
     BackwardHook,
+    Hook,
     HookPoint,
     RemovableHandle,
     add_hook,
     call_hooks,
     check_callable,
+    hook_dicts,
+    hooks_in,
+    typename,
 )
 from ..parameter import Buffer, Parameter
 from ._conversion import ConversionMixin
+from ._functions import apply_identity
 from ._legacy_backward_hook import attach_legacy_backward_hooks
 from ._state_dict import StateDictMixin, _IncompatibleKeys  # noqa: F401 - PyTorch's home
 from ._tree import TreeMixin, _addindent  # noqa: F401 - PyTorch's home of _addindent
@@ -134,8 +138,8 @@ _REGISTRATION_HOOKS = {MODULE_REGISTRATION_HOOK: _global_module_registration_hoo
 
 def _run_registration_hooks(point: HookPoint, module: Module, name: str, value: Any) -> Any:
     """The global hooks that see a member registered; one may return a replacement."""
-    return call_hooks(point, module, _REGISTRATION_HOOKS[point].items(), value,
-                      lambda hook, value: hook(module, name, value))
+    return call_hooks(point, module, hooks_in(_REGISTRATION_HOOKS[point], is_global=True),
+                      value, lambda hook, value: hook.fn(module, name, value))
 
 
 class _WrappedHook:
@@ -223,7 +227,7 @@ class Module(TreeMixin, ConversionMixin, StateDictMixin):
         if not (self._forward_pre_hooks or self._forward_hooks or self._backward_pre_hooks
                 or self._backward_hooks or _global_forward_pre_hooks or _global_forward_hooks
                 or _global_backward_pre_hooks or _global_backward_hooks):
-            return self.forward(*args, **kwargs)  # the fast path: no hooks anywhere
+            return self.forward(*args, **kwargs)  # no hooks anywhere: forward alone
         state = _CallState(args, kwargs)
         try:
             return self._call_with_hooks(state)
@@ -233,20 +237,12 @@ class Module(TreeMixin, ConversionMixin, StateDictMixin):
 
     def _call_with_hooks(self, state: _CallState) -> Any:
         # The backward hooks that apply are fixed before any forward hook can add more.
-        # (Each step is skipped when it has no hooks: most modules have only one kind.)
-        backward_hook, legacy_hooks = None, []
-        if (self._backward_pre_hooks or self._backward_hooks or _global_backward_pre_hooks
-                or _global_backward_hooks):
-            backward_hook = self._setup_backward_hook()
-            legacy_hooks = [_WrappedHook(hook, self)
-                            for _, hook in self._backward_hooks_of_kind(full=False)]
-        if self._forward_pre_hooks or _global_forward_pre_hooks:
-            self._run_forward_pre_hooks(state)
+        backward_hook, legacy_hooks = self._setup_backward_hook()
+        self._run_forward_pre_hooks(state)
         if backward_hook is not None:
             state.args = backward_hook.setup_input_hook(state.args)
         state.result = self.forward(*state.args, **state.kwargs)
-        if self._forward_hooks or _global_forward_hooks:
-            self._run_forward_hooks(state)
+        self._run_forward_hooks(state)
         if backward_hook is not None:
             if not isinstance(state.result, (Tensor, tuple)):
                 warnings.warn("For backward hooks to be called, module output should be a "
@@ -254,7 +250,7 @@ class Module(TreeMixin, ConversionMixin, StateDictMixin):
                               f"{type(state.result)}", UserWarning, stacklevel=3)
             state.result = backward_hook.setup_output_hook(state.result)
         if legacy_hooks:  # the deprecated register_backward_hook (_legacy_backward_hook.py)
-            attach_legacy_backward_hooks(state.args, state.result, legacy_hooks)
+            attach_legacy_backward_hooks(self, state.args, state.result, legacy_hooks)
         return state.result
 
     def _run_forward_pre_hooks(self, state: _CallState) -> None:
@@ -264,20 +260,19 @@ class Module(TreeMixin, ConversionMixin, StateDictMixin):
         Each replacement is stored in ``state`` at once, not after the last hook: if a later
         hook raises, the always-call hooks see the arguments as they were, as in PyTorch.
         """
-        hooks = (*_global_forward_pre_hooks.items(), *self._forward_pre_hooks.items())
-        # The hooks' ids in call order, for the flag, read as each hook is called (a hook
-        # removed by an earlier one is still called, without its flag); None if no flags.
-        hook_ids = map(itemgetter(0), hooks) if self._forward_pre_hooks_with_kwargs else None
+        hooks = [*hooks_in(_global_forward_pre_hooks, is_global=True),
+                 *hooks_in(self._forward_pre_hooks,
+                           with_kwargs=self._forward_pre_hooks_with_kwargs)]
 
-        def call(hook: Callable, args_kwargs: tuple) -> tuple | None:
+        def call(hook: Hook, args_kwargs: tuple) -> tuple | None:
             args, kwargs = args_kwargs
-            if hook_ids is not None and next(hook_ids) in self._forward_pre_hooks_with_kwargs:
-                result = hook(self, args, kwargs)
+            if hook.has("with_kwargs"):
+                result = hook.fn(self, args, kwargs)
                 if result is not None and not (isinstance(result, tuple) and len(result) == 2):
                     raise RuntimeError("forward pre-hook must return None or a tuple of "
                                        f"(new_args, new_kwargs), but got {result}.")
             else:
-                result = hook(self, args)
+                result = hook.fn(self, args)
                 if result is not None:
                     result = (result if isinstance(result, tuple) else (result,)), kwargs
             if result is not None:
@@ -286,54 +281,48 @@ class Module(TreeMixin, ConversionMixin, StateDictMixin):
 
         call_hooks(FORWARD_PRE_HOOK, self, hooks, (state.args, state.kwargs), call)
 
-    def _setup_backward_hook(self) -> BackwardHook | None:
-        """Step 2's bookkeeping: the full backward hooks and pre-hooks that apply here."""
-        pre_hooks = [*_global_backward_pre_hooks.items(), *self._backward_pre_hooks.items()]
-        full_hooks = self._backward_hooks_of_kind(full=True)
+    def _setup_backward_hook(self) -> tuple[BackwardHook | None, list[Hook]]:
+        """Step 2's bookkeeping: the full backward hooks and pre-hooks that apply here, in a
+        ``BackwardHook``, and the legacy backward hooks. A set of backward hooks (the
+        global ones, a module's own) is of one kind only, fixed by the first registered
+        (``_check_backward_hook_kind``)."""
+        full_hooks: list[Hook] = []
+        legacy_hooks: list[Hook] = []
+        for kind, hooks in ((_global_is_full_backward_hook,
+                             hooks_in(_global_backward_hooks, is_global=True)),
+                            (self._is_full_backward_hook, hooks_in(self._backward_hooks))):
+            if kind is not None:  # None: no backward hook was ever registered there
+                (full_hooks if kind else legacy_hooks).extend(hooks)
+        pre_hooks = [*hooks_in(_global_backward_pre_hooks, is_global=True),
+                     *hooks_in(self._backward_pre_hooks)]
         if not (full_hooks or pre_hooks):
-            return None
-        return BackwardHook(self, full_hooks, pre_hooks)
+            return None, legacy_hooks
+        return BackwardHook(self, full_hooks, pre_hooks, apply_identity), legacy_hooks
 
-    def _backward_hooks_of_kind(self, full: bool) -> list[tuple[int, Callable]]:
-        """The global backward hooks, then the module's, that are full ones (``full``) or
-        legacy ones: each set of backward hooks is of one kind only, fixed by the first
-        registered (``_check_backward_hook_kind``)."""
-        hooks: list[tuple[int, Callable]] = []
-        if _global_is_full_backward_hook is full:
-            hooks += _global_backward_hooks.items()
-        if self._is_full_backward_hook is full:
-            hooks += self._backward_hooks.items()
-        return hooks
+    def _forward_hook_records(self) -> list[Hook]:
+        return [*hooks_in(_global_forward_hooks, is_global=True,
+                          with_kwargs=_global_forward_hooks_with_kwargs,
+                          always_call=_global_forward_hooks_always_called),
+                *hooks_in(self._forward_hooks, with_kwargs=self._forward_hooks_with_kwargs,
+                          always_call=self._forward_hooks_always_called)]
 
     def _run_forward_hooks(self, state: _CallState) -> None:
         """Step 4: ``hook(module, args, output)`` (``with_kwargs``: ``hook(module, args,
         kwargs, output)``); a result other than ``None`` replaces the output."""
-        hooks = (*_global_forward_hooks.items(), *self._forward_hooks.items())
-        flagged = (self._forward_hooks_with_kwargs or self._forward_hooks_always_called
-                   or _global_forward_hooks_with_kwargs or _global_forward_hooks_always_called)
-        call = self._forward_hook_caller(state, map(itemgetter(0), hooks) if flagged else None)
-        call_hooks(FORWARD_HOOK, self, hooks, state.result, call)
+        call_hooks(FORWARD_HOOK, self, self._forward_hook_records(), state.result,
+                   self._forward_hook_caller(state))
 
-    def _forward_hook_caller(self, state: _CallState, hook_ids: Iterator[int] | None
-                             ) -> Callable:
-        """Calls forward hooks one after another, ``hook_ids`` giving their ids in the same
-        order (None when no hook has a flag): a hook's flags are read as it is called, as
-        for the pre-hooks. Like the pre-hooks, a new output is stored in ``state`` at once,
-        for the always-call hooks should a later hook raise; and an always-call hook that
-        ran is not run again."""
-        def call(hook: Callable, result: Any) -> Any:
-            with_kwargs = False
-            if hook_ids is not None:
-                hook_id = next(hook_ids)
-                if hook_id in self._forward_hooks_always_called or \
-                        hook_id in _global_forward_hooks_always_called:
-                    state.always_called.add(hook_id)
-                with_kwargs = (hook_id in self._forward_hooks_with_kwargs
-                               or hook_id in _global_forward_hooks_with_kwargs)
-            if with_kwargs:
-                result = hook(self, state.args, state.kwargs, result)
+    def _forward_hook_caller(self, state: _CallState) -> Callable[[Hook, Any], Any]:
+        """Calls one forward hook. Like the pre-hooks, a new output is stored in ``state``
+        at once, for the always-call hooks should a later hook raise; and an always-call
+        hook that ran is not run again."""
+        def call(hook: Hook, result: Any) -> Any:
+            if hook.has("always_call"):
+                state.always_called.add(hook.id)
+            if hook.has("with_kwargs"):
+                result = hook.fn(self, state.args, state.kwargs, result)
             else:
-                result = hook(self, state.args, result)
+                result = hook.fn(self, state.args, result)
             if result is not None:
                 state.result = result
             return result
@@ -350,16 +339,19 @@ class Module(TreeMixin, ConversionMixin, StateDictMixin):
         last one, ends the walk with Python's "OrderedDict mutated during iteration"
         RuntimeError, which replaces the original exception; we do the same.
         """
-        for hook_dict, always, label in (
-                (_global_forward_hooks, _global_forward_hooks_always_called,
-                 "global module forward hook"),
-                (self._forward_hooks, self._forward_hooks_always_called, "module forward hook")):
-            for hook_id, hook in hook_dict.items():  # the live dictionary
+        call = self._forward_hook_caller(state)
+        for hook_dict, always, is_global, with_kwargs, label in (
+                (_global_forward_hooks, _global_forward_hooks_always_called, True,
+                 _global_forward_hooks_with_kwargs, "global module forward hook"),
+                (self._forward_hooks, self._forward_hooks_always_called, False,
+                 self._forward_hooks_with_kwargs, "module forward hook")):
+            for hook_id, fn in hook_dict.items():  # the live dictionary
                 if hook_id not in always or hook_id in state.always_called:
                     continue
+                hook = Hook(hook_id, fn, is_global,
+                            {"with_kwargs": with_kwargs, "always_call": always})
                 try:
-                    call_hooks(FORWARD_HOOK, self, ((hook_id, hook),), state.result,
-                               self._forward_hook_caller(state, iter((hook_id,))))
+                    call_hooks(FORWARD_HOOK, self, (hook,), state.result, call)
                 except Exception as error:  # noqa: BLE001 - reported as PyTorch does
                     warnings.warn(f"{label} with ``always_call=True`` raised an exception that "
                                   f"was silenced as another error was raised in forward: "
@@ -472,7 +464,7 @@ class Module(TreeMixin, ConversionMixin, StateDictMixin):
             self.register_parameter(name, value)
         elif params is not None and name in params:
             if value is not None:
-                raise TypeError(f"cannot assign '{_typename(value)}' as parameter '{name}' "
+                raise TypeError(f"cannot assign '{typename(value)}' as parameter '{name}' "
                                 "(torch.nn.Parameter or None expected)")
             self.register_parameter(name, value)
         elif isinstance(value, Module):
@@ -484,13 +476,13 @@ class Module(TreeMixin, ConversionMixin, StateDictMixin):
                                                           value)
         elif name in self.__dict__.get("_modules", ()):
             if value is not None:
-                raise TypeError(f"cannot assign '{_typename(value)}' as child module '{name}' "
+                raise TypeError(f"cannot assign '{typename(value)}' as child module '{name}' "
                                 "(torch.nn.Module or None expected)")
             self._modules[name] = _run_registration_hooks(MODULE_REGISTRATION_HOOK, self, name,
                                                           value)
         elif isinstance(value, Buffer) or name in self.__dict__.get("_buffers", ()):
             if value is not None and not isinstance(value, Tensor):
-                raise TypeError(f"cannot assign '{_typename(value)}' as buffer '{name}' "
+                raise TypeError(f"cannot assign '{typename(value)}' as buffer '{name}' "
                                 "(torch.nn.Buffer, torch.Tensor or None expected)")
             persistent = value.persistent if isinstance(value, Buffer) else \
                 name not in self._non_persistent_buffers_set
@@ -530,7 +522,7 @@ class Module(TreeMixin, ConversionMixin, StateDictMixin):
     def _check_name(self, kind: str, name: Any, registry: dict) -> None:
         """PyTorch's checks on a new name, in its order (modules check clashes first)."""
         if not isinstance(name, str):
-            raise TypeError(f"{kind} name should be a string. Got {_typename(name)}")
+            raise TypeError(f"{kind} name should be a string. Got {typename(name)}")
         clash = hasattr(self, name) and name not in registry
         if clash and kind == "module":
             raise KeyError(f"attribute '{name}' already exists")
@@ -549,7 +541,7 @@ class Module(TreeMixin, ConversionMixin, StateDictMixin):
         self._check_name("parameter", name, self._parameters)
         if param is not None:
             if not isinstance(param, Parameter):
-                raise TypeError(f"cannot assign '{_typename(param)}' object to parameter "
+                raise TypeError(f"cannot assign '{typename(param)}' object to parameter "
                                 f"'{name}' (torch.nn.Parameter or None required)")
             if param.grad_fn is not None:
                 raise ValueError(
@@ -567,7 +559,7 @@ class Module(TreeMixin, ConversionMixin, StateDictMixin):
             raise AttributeError("cannot assign buffer before Module.__init__() call")
         self._check_name("buffer", name, self._buffers)
         if tensor is not None and not isinstance(tensor, Tensor):
-            raise TypeError(f"cannot assign '{_typename(tensor)}' object to buffer '{name}' "
+            raise TypeError(f"cannot assign '{typename(tensor)}' object to buffer '{name}' "
                             "(torch Tensor or None required)")
         self._buffers[name] = _run_registration_hooks(BUFFER_REGISTRATION_HOOK, self, name, tensor)
         if persistent:
@@ -578,7 +570,7 @@ class Module(TreeMixin, ConversionMixin, StateDictMixin):
     def add_module(self, name: str, module: Module | None) -> None:
         """Add a sub-module under ``name`` (what attribute assignment does)."""
         if not isinstance(module, Module) and module is not None:
-            raise TypeError(f"{_typename(module)} is not a Module subclass")
+            raise TypeError(f"{typename(module)} is not a Module subclass")
         self._check_name("module", name, self._modules)
         self._modules[name] = _run_registration_hooks(MODULE_REGISTRATION_HOOK, self, name, module)
 
@@ -586,22 +578,9 @@ class Module(TreeMixin, ConversionMixin, StateDictMixin):
 
 
 def _fresh_state() -> dict[str, Any]:
-    """What a new module starts with besides ``training``: no members, no hooks."""
+    """What a new module starts with besides ``training``: no members, and an empty
+    dictionary for each kind of module hook in the table (``HOOK_POINTS``)."""
     return {
         "_parameters": {}, "_buffers": {}, "_non_persistent_buffers_set": set(), "_modules": {},
-        "_forward_pre_hooks": OrderedDict(), "_forward_pre_hooks_with_kwargs": OrderedDict(),
-        "_forward_hooks": OrderedDict(), "_forward_hooks_with_kwargs": OrderedDict(),
-        "_forward_hooks_always_called": OrderedDict(),
-        "_backward_pre_hooks": OrderedDict(), "_backward_hooks": OrderedDict(),
-        "_is_full_backward_hook": None,
-        "_state_dict_hooks": OrderedDict(), "_state_dict_pre_hooks": OrderedDict(),
-        "_load_state_dict_pre_hooks": OrderedDict(), "_load_state_dict_post_hooks": OrderedDict(),
+        "_is_full_backward_hook": None, **hook_dicts("module"),
     }
-
-
-def _typename(value: Any) -> str:
-    if isinstance(value, Tensor):
-        return value.dtype.legacy_name
-    module = type(value).__module__
-    name = type(value).__qualname__
-    return name if module in ("builtins", "__builtin__", None) else f"{module}.{name}"
