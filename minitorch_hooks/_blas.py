@@ -40,14 +40,32 @@ def matmul(a: Any, b: Any) -> Any:
 
 
 def perturbed_matmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """``a @ b`` summed in another order: the first half of the inner dimension, the second
-    half, then the two partial products added. Each part is as accurate as BLAS's own
-    order, and the result differs from it only by rounding, in the last bits of some
-    elements: what another CPU or thread count gives."""
+    """``a @ b`` summed in other orders: each element is the sum of two partial products,
+    the inner dimension cut at its half or at its third, by turns along the rows and
+    columns of the result (a chessboard). Every element is as accurate as BLAS's own order
+    and differs from it only by rounding, in the last bits.
+
+    Two kinds of difference are seen between kernels, and this gives both: the same
+    element rounds differently (another order of addition), and equal rows or columns of
+    the result round differently *by position*, because a kernel computes the result a
+    tile at a time, with other code at a tile's edge. The second one breaks ties: a max
+    pool's window of equal values then picks another element, and training takes another
+    path from there on.
+    """
     inner = a.shape[-1]
     if inner < 2 or a.dtype.kind not in "fc" or b.dtype.kind not in "fc":
         return a @ b  # one term, or integers: every order gives the same exact result
-    half = inner // 2
+    halves, thirds = _cut_product(a, b, inner // 2), _cut_product(a, b, inner // 3)
+    if halves.ndim == 0:  # two vectors: one element
+        return halves
+    columns = np.arange(halves.shape[-1])
+    rows = np.arange(halves.shape[-2])[:, None] if a.ndim > 1 and b.ndim > 1 else 0
+    return np.where((rows + columns) % 2 == 1, thirds, halves)
+
+
+def _cut_product(a: np.ndarray, b: np.ndarray, cut: int) -> np.ndarray:
+    """``a @ b`` as the product over the inner indices before ``cut`` plus the product
+    over the rest."""
     if b.ndim == 1:
-        return a[..., :half] @ b[:half] + a[..., half:] @ b[half:]
-    return a[..., :half] @ b[..., :half, :] + a[..., half:] @ b[..., half:, :]
+        return a[..., :cut] @ b[:cut] + a[..., cut:] @ b[cut:]
+    return a[..., :cut] @ b[..., :cut, :] + a[..., cut:] @ b[..., cut:, :]
