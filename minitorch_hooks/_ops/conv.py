@@ -23,6 +23,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from .. import _blas
 from .._tensor import Tensor
 from ..autograd import _formula as formula
 from ..autograd.graph import Node
@@ -105,7 +106,7 @@ def correlate(x: np.ndarray, weight: np.ndarray, stride: Sequence[int],
     """
     n, out_channels, nd = x.shape[0], weight.shape[0], weight.ndim - 2
     rows, positions = im2col(x, weight.shape[2:], stride, padding, dilation, groups)
-    out = rows @ _taps_then_channels(weight, groups).transpose(0, 2, 1)
+    out = _blas.matmul(rows, _taps_then_channels(weight, groups).transpose(0, 2, 1))
     out = out.reshape(groups, n, *positions, out_channels // groups)
     out = out.transpose(1, 0, 2 + nd, *range(2, 2 + nd))  # (N, groups, O / groups, *positions)
     return np.ascontiguousarray(out).reshape(n, out_channels, *positions)
@@ -126,8 +127,8 @@ def transposed_correlate(x: np.ndarray, weight: np.ndarray, stride: Sequence[int
     # then added in runs of whole rows of N images, not one short image row at a time.
     columns = np.moveaxis(x.reshape(n, groups, channels // groups, *size), 0, -1)
     columns = columns.reshape(groups, channels // groups, -1)
-    windows = (_taps_then_channels(weight, groups).transpose(0, 2, 1) @ columns).reshape(
-        groups, *kernel, per_group, *size, n)
+    windows = _blas.matmul(_taps_then_channels(weight, groups).transpose(0, 2, 1), columns)
+    windows = windows.reshape(groups, *kernel, per_group, *size, n)
     full = [(length - 1) * s + d * (k - 1) + 1 + extra for length, s, d, k, extra
             in zip(size, stride, dilation, kernel, output_padding)]
     out = np.zeros((groups, per_group, *full, n), dtype=x.dtype)
@@ -183,7 +184,7 @@ def _weight_grad_of_arrays(input: np.ndarray, grad: np.ndarray, weight_shape: Se
     rows, _ = im2col(input, kernel, stride, padding, dilation, groups)
     n = grad.shape[0]
     grads = grad.reshape(n, groups, out_channels // groups, -1).transpose(1, 2, 0, 3)
-    taps = grads.reshape(groups, out_channels // groups, -1) @ rows
+    taps = _blas.matmul(grads.reshape(groups, out_channels // groups, -1), rows)
     taps = taps.reshape(groups, out_channels // groups, *kernel, per_group)
     return np.moveaxis(taps, -1, 2).reshape(weight_shape)
 

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import _blas
 from .._allocation import allocating
 from .._tensor import Tensor, _c_name
 from ..autograd import _formula as formula
@@ -62,11 +63,11 @@ class _MatrixProductBackward(Node):
         mat1, mat2 = (second, first) if self.mat2_saved_first else (first, second)
         grad_mat1 = grad_mat2 = None
         if mat2 is not None:
-            grad_mat1 = (formula.t(mat2 @ formula.t(grad)) if mat1_column_major
-                         else grad @ formula.t(mat2))
+            grad_mat1 = (formula.t(_blas.matmul(mat2, formula.t(grad))) if mat1_column_major
+                         else _blas.matmul(grad, formula.t(mat2)))
         if mat1 is not None:
-            grad_mat2 = (formula.t(formula.t(grad) @ mat1) if mat2_column_major
-                         else formula.t(mat1) @ grad)
+            grad_mat2 = (formula.t(_blas.matmul(formula.t(grad), mat1)) if mat2_column_major
+                         else _blas.matmul(formula.t(mat1), grad))
         return grad_mat1, grad_mat2
 
 
@@ -99,7 +100,7 @@ class MvBackward0(Node):
     def backward(self, grad):
         matrix, vector = self.saved_arrays()
         return (None if vector is None else formula.outer(grad, vector),
-                None if matrix is None else formula.t(matrix) @ grad)
+                None if matrix is None else _blas.matmul(formula.t(matrix), grad))
 
 
 class DotBackward0(Node):
@@ -117,8 +118,8 @@ class BmmBackward0(Node):
 
     def backward(self, grad):
         b, a = self.saved_arrays()  # ``mat2`` was saved first (see _MatrixProductBackward)
-        return (None if b is None else grad @ formula.swapaxes(b, -1, -2),
-                None if a is None else formula.swapaxes(a, -1, -2) @ grad)
+        return (None if b is None else _blas.matmul(grad, formula.swapaxes(b, -1, -2)),
+                None if a is None else _blas.matmul(formula.swapaxes(a, -1, -2), grad))
 
 
 def _check_same_dtype(a: Tensor, b: Tensor, message: str) -> None:
@@ -130,7 +131,8 @@ def _check_same_dtype(a: Tensor, b: Tensor, message: str) -> None:
 
 
 def _product(a: Tensor, b: Tensor, node_type: type[Node]) -> Tensor:
-    return record(a._data @ b._data, node_type, (a, b), saved=saved_for_each_other(a, b))
+    return record(_blas.matmul(a._data, b._data), node_type, (a, b),
+                  saved=saved_for_each_other(a, b))
 
 
 def _check_matrix(tensor: Tensor, name: str) -> None:
@@ -154,7 +156,8 @@ def _mm(input: Tensor, mat2: Tensor) -> Tensor:
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({n}x{k} and {k2}x{m})")
     _check_same_dtype(input, mat2, "expected m1 and m2 to have the same dtype, but got: "
                                    "{c_a} != {c_b}")
-    return _record_product(input._data @ mat2._data, MmBackward0, (input, mat2), input, mat2)
+    return _record_product(_blas.matmul(input._data, mat2._data), MmBackward0, (input, mat2),
+                           input, mat2)
 
 
 def _mv(matrix: Tensor, vector: Tensor) -> Tensor:
@@ -183,7 +186,7 @@ def _bmm(a: Tensor, b: Tensor) -> Tensor:
         raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
                            f"[{batch}, {k}] but got: [{batch2}, {k2}].")
     _check_same_dtype(a, b, "expected scalar type {a.scalar_name} but found {b.scalar_name}")
-    return record(a._data @ b._data, BmmBackward0, (a, b),
+    return record(_blas.matmul(a._data, b._data), BmmBackward0, (a, b),
                   saved=saved_for_each_other(b, a))
 
 
@@ -294,5 +297,5 @@ def addmm(input: Tensor, mat1: Tensor, mat2: Tensor) -> Tensor:
                                    "{a.scalar_name} and {b.scalar_name}")
     if input._data.shape != (m,):  # the bias must expand to the product's shape
         expanded_shape(input, (n, m))
-    return _record_product(input._data + mat1._data @ mat2._data, AddmmBackward0,
+    return _record_product(input._data + _blas.matmul(mat1._data, mat2._data), AddmmBackward0,
                            (input, mat1, mat2), mat1, mat2)

@@ -22,6 +22,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from .. import _blas
 from .._tensor import Tensor, wrap
 from ..autograd import _formula as formula
 from ..autograd.graph import Node
@@ -189,7 +190,8 @@ class _SeparableBackward(Node):
     __slots__ = ("rows", "cols")
 
     def backward(self, grad):
-        return formula.like(self.rows.T, grad) @ grad @ formula.like(self.cols, grad)
+        return _blas.matmul(_blas.matmul(formula.like(self.rows.T, grad), grad),
+                             formula.like(self.cols, grad))
 
 
 class AdaptiveAvgPool2DBackward0(_SeparableBackward):
@@ -218,10 +220,11 @@ def separable(input: Tensor, rows: np.ndarray, cols: np.ndarray, node_type: type
     x = input._data
     if x.dtype.kind != "f":  # a uint8 image resized to its nearest pixels: exact
         rows, cols = rows.astype(np.float32), cols.astype(np.float32)
-        return wrap((rows @ x @ cols.T).astype(x.dtype))
+        return wrap(_blas.matmul(_blas.matmul(rows, x), cols.T).astype(x.dtype))
     rows, cols = rows.astype(x.dtype), cols.astype(x.dtype)
     saved = (input,) if "self" in node_type.saved_names else ()
-    return record(np.ascontiguousarray(rows @ x @ cols.T), node_type, (input,), saved=saved,
+    out = _blas.matmul(_blas.matmul(rows, x), cols.T)
+    return record(np.ascontiguousarray(out), node_type, (input,), saved=saved,
                   rows=rows, cols=cols, **attributes)
 
 
