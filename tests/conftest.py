@@ -20,6 +20,11 @@ def pytest_report_header(config):
 
 def pytest_itemcollected(item):
     recording.collected.add(item.nodeid)
+    recording.collect_key(item)
+
+
+def pytest_collection_finish(session):
+    recording.resolve_keys()
 
 
 @pytest.hookimpl(wrapper=True)
