@@ -14,15 +14,22 @@ which is what Python shows, with the frames elided. A block that prints without 
 block below it, or that warns, fails too: the page would not show what the reader sees.
 There is no way to skip a block: a block that cannot run is a failing test.
 
-The tests (``tests/docs/test_doc_blocks.py``) and the docs build (the plots of
-``docs_tools/plots.py``) both run pages through :class:`PageRun`.
+The tests (``tests/docs/test_doc_blocks.py``) and the docs build (the pictures of
+``docs_tools/pictures.py``) both run pages through :class:`PageRun`.
+
+A translated page has the English page's blocks with translated comments. Its blocks are
+not run a second time: a block whose code (comments aside, as Python's tokenizer reads
+it) and output block, and those of every block above it on its page, are those of a block
+that already ran reuses that run's verdict (see :func:`block_key`).
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import io
 import re
+import tokenize
 import traceback
 import warnings
 from collections.abc import Iterator
@@ -145,18 +152,84 @@ def pages() -> list[Path]:
     return sorted(DOCS.rglob("*.md"))
 
 
+def code_tokens(source: str) -> list[str]:
+    """The tokens of a block's code without its comments: what Python runs. Tokenizing,
+    not a pattern, tells a comment from a ``#`` inside a string; blank and comment-only
+    lines (``NL`` tokens) go too. Code that does not tokenize is kept as it is."""
+    try:
+        return [token.string for token in tokenize.generate_tokens(io.StringIO(source).readline)
+                if token.type not in (tokenize.COMMENT, tokenize.NL)]
+    except (tokenize.TokenError, SyntaxError):
+        return [source]
+
+
+def block_keys(document: Document, on_pytorch: bool) -> list[str]:
+    """For each block, a digest of what its run depends on: its code (comments aside) and
+    output block, and those of every block above it on the page (whose state it sees).
+    Two blocks with the same key run the same code from the same state and must show the
+    same output, so the second may reuse the first one's verdict: any difference in code
+    or output, however small, makes another key and a run of its own."""
+    digest = hashlib.sha256(b"on PyTorch" if on_pytorch else b"on minitorch_hooks")
+    keys = []
+    for example in document:
+        block: CodeBlock = example.parsed
+        for part in (*code_tokens(block.source), "\0output", block.expected or "", "\0end"):
+            digest.update(part.encode("utf-8") + b"\0")
+        keys.append(digest.copy().hexdigest())
+    return keys
+
+
+# The verdict of every block run in this process, by its key (None: it passed), and where
+# it ran: a block with the same key elsewhere reuses it.
+_VERDICTS: dict[str, tuple[BaseException | None, str]] = {}
+
+
 class PageRun:
     """The blocks of one page, run at most once each and always in page order.
 
     Asking for block ``i`` runs every earlier block first (if it has not run yet), so a
-    single block can be selected (``pytest -k``) and still see the page's state.
+    single block can be selected (``pytest -k``) and still see the page's state. A block
+    whose key (:func:`block_keys`) has already run on another page takes that verdict
+    instead of running again; the first block of the page that is new makes the page run
+    for real, from its first block, so it sees the state its own code leaves.
     """
 
     def __init__(self, path: Path, on_pytorch: bool = False) -> None:
         self.path = path
         self.document = parse_page(path, on_pytorch)
         self.examples = list(self.document)
+        self.keys = block_keys(self.document, on_pytorch)
         self.failures: dict[int, BaseException | None] = {}
+        self.reused: set[int] = set()  # blocks whose verdict came from another page
+
+    def _evaluate(self, index: int) -> BaseException | None:
+        example = self.examples[index]
+        try:
+            example.evaluate()
+            error = None
+        except BaseException as exception:  # noqa: BLE001 - kept and re-raised
+            error = exception
+        _VERDICTS.setdefault(self.keys[index], (error, self._where(index)))
+        return error
+
+    def _where(self, index: int) -> str:
+        path = self.path.relative_to(DOCS) if self.path.is_relative_to(DOCS) else self.path
+        return f"{path.as_posix()}:{self.examples[index].line}"
+
+    def _verdict(self, index: int) -> BaseException | None:
+        known = _VERDICTS.get(self.keys[index])
+        if known is not None and known[1] != self._where(index):
+            error, where = known
+            self.reused.add(index)
+            return None if error is None else AssertionError(
+                f"this block is the code of {where} (comments aside), which failed: {error}")
+        for earlier in sorted(self.reused):  # the page's own state, before a new block
+            self.reused.discard(earlier)
+            error = self._evaluate(earlier)
+            if error is not None:
+                return AssertionError(f"the block at line {self.examples[earlier].line}, "
+                                      f"run for this block, failed: {error}")
+        return self._evaluate(index)
 
     def run_through(self, index: int) -> None:
         """Run blocks ``0..index``; raise the error of block ``index`` if it failed, and
@@ -164,11 +237,7 @@ class PageRun:
         __tracebackhide__ = True
         for i in range(index + 1):
             if i not in self.failures:
-                try:
-                    self.examples[i].evaluate()
-                    self.failures[i] = None
-                except BaseException as error:  # noqa: BLE001 - kept and re-raised
-                    self.failures[i] = error
+                self.failures[i] = self._verdict(i)
             failure = self.failures[i]
             if failure is not None:
                 if i == index:
@@ -177,9 +246,13 @@ class PageRun:
                                      f"{self.examples[i].line}: {failure}") from failure
 
     def run_all(self) -> dict:
-        """Run every block and return the page's namespace."""
+        """Run every block in this page's own namespace (none reused) and return it."""
         if self.examples:
             self.run_through(len(self.examples) - 1)
+        for index in sorted(self.reused):
+            self.reused.discard(index)
+            if (error := self._evaluate(index)) is not None:
+                raise error
         return self.document.namespace
 
 

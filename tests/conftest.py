@@ -1,8 +1,11 @@
 """Shared test set-up: the conformance harness is importable from every test module, and
 the header says whether the cross-checks ask a live PyTorch or its recordings."""
 
+import os
 import pathlib
 import sys
+
+import pytest
 
 sys.path.insert(0, str(pathlib.Path(__file__).parent / "conformance"))
 
@@ -17,6 +20,28 @@ def pytest_report_header(config):
 
 def pytest_itemcollected(item):
     recording.collected.add(item.nodeid)
+    recording.collect_key(item)
+
+
+def pytest_collection_finish(session):
+    recording.resolve_keys()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A skip is reported at the test that skipped, not at the helper that raised it.
+
+    pytest reports a skip where ``pytest.skip`` was called and its summary (``-rs``) folds
+    the skips of one place and reason into one line: every cross-check that needs PyTorch
+    skips in ``harness.real_torch``, so in the recorded mode they all showed as one line,
+    ``[39] tests/conformance/harness.py:33``. At the test's own line, each test is listed
+    (the cases of one parametrized test still share its line)."""
+    report = yield
+    if report.skipped and isinstance(report.longrepr, tuple):
+        where, line = item.reportinfo()[:2]
+        if os.fspath(where) != report.longrepr[0] and line is not None:
+            report.longrepr = (os.fspath(where), line + 1, report.longrepr[2])
+    return report
 
 
 def pytest_runtest_logreport(report):

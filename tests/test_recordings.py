@@ -37,7 +37,7 @@ def test_no_recording_is_left_by_a_test_that_no_longer_exists():
     orphans = []
     for path in FILES:
         module = "tests/" + path.relative_to(recording.RECORDINGS).with_suffix(".py").as_posix()
-        tests = {n.split("::", 1)[1] for n in recording.collected if n.startswith(module + "::")}
+        tests = {recording.key_of(n) for n in recording.collected if n.startswith(module + "::")}
         if tests:
             orphans += [f"{path.name}: {key}" for key in recording.read(path)
                         if key.rsplit("#", 1)[0] not in tests]
@@ -45,21 +45,87 @@ def test_no_recording_is_left_by_a_test_that_no_longer_exists():
                          f"\n" + "\n".join(orphans[:20]))
 
 
+@pytest.mark.parametrize("size", [8, 50], ids=["decimals", "bytes"])
 @pytest.mark.parametrize("dtype", ["float16", "float32", "float64", "complex64", "int64",
                                    "uint8", "bool"])
-def test_a_tensor_reads_back_bit_for_bit(dtype):
+def test_a_tensor_reads_back_bit_for_bit(dtype, size):
     rng = np.random.default_rng(0)
-    array = (rng.standard_normal(50) * 10.0 ** rng.integers(-8, 8, 50)).astype(dtype)
+    array = (rng.standard_normal(size) * 10.0 ** rng.integers(-8, 8, size)).astype(dtype)
     if dtype.startswith("float"):
         array[:4] = [np.nan, np.inf, -np.inf, -0.0]
-    value = TensorValue.of(f"torch.{dtype}", array.reshape(5, 10))
-    back = recording.decode(json.loads(json.dumps(recording.encode(value))))
-    assert (back.dtype, back.shape) == (f"torch.{dtype}", (5, 10))
-    assert back.array.dtype == array.dtype
-    assert back.array.tobytes() == array.reshape(5, 10).tobytes() or dtype.startswith("float")
-    np.testing.assert_array_equal(back.array, array.reshape(5, 10))  # nan == nan here
+    shape = (2, size // 2)
+    value = TensorValue.of(f"torch.{dtype}", array.reshape(shape))
+    stored = recording.encode(value)
+    assert ("base64" in stored) == (size > recording.READABLE_VALUES)
+    back = recording.decode(json.loads(json.dumps(stored)))
+    assert (back.dtype, back.shape) == (f"torch.{dtype}", shape)
+    assert back.array.dtype == array.dtype and back.array.flags.writeable
+    assert back.array.tobytes() == array.reshape(shape).tobytes() or dtype.startswith("float")
+    np.testing.assert_array_equal(back.array, array.reshape(shape))  # nan == nan here
     if dtype.startswith("float"):
         assert math.copysign(1.0, float(back.array.flat[3])) == -1.0  # -0.0 kept
+
+
+def test_a_long_answer_is_stored_compressed_and_reads_back():
+    answer = ["tensor([" + ", ".join(["0.5000"] * 400) + "])", list(range(300))]
+    stored = recording.encode(answer)
+    assert list(stored) == ["__zlib__"] and len(json.dumps(stored)) < 1000 < len(str(answer))
+    assert recording.decode(json.loads(json.dumps(stored))) == answer
+
+
+def test_a_tensor_in_the_older_decimal_form_reads_back():
+    old = {"__tensor__": "torch.float32", "shape": [2, 5], "data": [0.1] * 10}
+    back = recording.decode(old)
+    assert back.array.dtype == np.float32 and back.array.tolist() == [[np.float32(0.1)] * 5] * 2
+
+
+def test_a_scenario_is_keyed_by_its_parameters_values_not_pytest_ids():
+    def key(**params):
+        return recording.scenario_key("tests/conformance/test_x.py::test_y[any-id]", params)
+
+    assert key() == "test_y"
+    assert key(shape=(2,), bias=True, dtype=np.float32) == \
+        "test_y[shape=(2,), bias=True, dtype=float32]"
+    assert key(op=lambda t: t.relu()) == "test_y[op=lambda t: t.relu()]"
+    assert key(op=[lambda t, p=p: t * p for p in (2,)][0]) == \
+        "test_y[op=lambda t, p=p: t * p with [2]]"
+    assert key(thing=object()) is None  # no stable name: keyed by its pytest id instead
+    assert len(key(text="x" * 500)) == recording.LONGEST_KEY
+
+
+def test_keys_are_unique_in_a_module_or_fall_back_to_pytest_ids(monkeypatch):
+    monkeypatch.setattr(recording, "_candidate_keys", {
+        "tests/a.py::test_y[1]": "test_y[n=1]", "tests/a.py::test_y[one]": "test_y[n=1]",
+        "tests/a.py::test_y[2]": "test_y[n=2]", "tests/a.py::test_y[o]": None})
+    monkeypatch.setattr(recording, "keys", {})
+    recording.resolve_keys()
+    assert recording.keys == {"tests/a.py::test_y[1]": "test_y[1]",
+                              "tests/a.py::test_y[one]": "test_y[one]",
+                              "tests/a.py::test_y[2]": "test_y[n=2]",
+                              "tests/a.py::test_y[o]": "test_y[o]"}
+
+
+def test_recording_rewrites_an_older_file_whole(monkeypatch, tmp_path):
+    """After a merge, a file in the older form (decimals, keys by pytest id, conflict
+    markers) is rewritten in the current form by ``record.py``, answers kept."""
+    import record
+
+    monkeypatch.setattr(recording, "RECORDINGS", tmp_path / "recordings")
+    monkeypatch.setattr(recording, "answered", recording.defaultdict(dict))
+    monkeypatch.setattr(record, "ROOT", tmp_path)
+    path = tmp_path / "recordings" / "conformance" / "test_x.jsonl"
+    path.parent.mkdir(parents=True)
+    tensor = {"__tensor__": "torch.float32", "shape": [10], "data": [0.5] * 10}
+    path.write_text(f'<<<<<<< ours\n["test_y[n=1]#0",{json.dumps(tensor)}]\n=======\n'
+                    '["test_y[id]#0",1]\n>>>>>>> theirs\n')
+    monkeypatch.setattr(recording, "keys", {"tests/conformance/test_x.py::test_y[1]":
+                                            "test_y[n=1]"})
+    lines = record.save({"tests/conformance/test_x.py::test_y[1]"}, passed=set())
+    assert lines[0].endswith("0 added, 0 changed, 1 removed")  # the key by pytest id
+    [line] = path.read_text().splitlines()
+    key, value = json.loads(line)
+    assert key == "test_y[n=1]#0" and "base64" in value
+    assert recording.decode(value).array.tolist() == [0.5] * 10
 
 
 def test_other_answers_read_back_as_the_comparison_sees_them():
@@ -90,12 +156,15 @@ def _ask(monkeypatch, mode: str, recorded: dict, live_answer: object) -> object:
                             lambda live, old: assert_close(live, old, 1e-5, 1e-6))
 
 
-KEY = "test_an_answer_comes_from_where_the_mode_says[{}]#0"
+def _first_key() -> str:
+    """The key of the running test's first answer (its scenario, ``test_x[mode='live']``)."""
+    return recording.key_of(recording.current_test()) + "#0"
 
 
 @pytest.mark.parametrize("mode", ["live", "recorded"])
 def test_an_answer_comes_from_where_the_mode_says(monkeypatch, mode):
-    recorded = {KEY.format(mode): ["recorded", 1.0]}
+    assert _first_key() == f"test_an_answer_comes_from_where_the_mode_says[mode={mode!r}]#0"
+    recorded = {_first_key(): ["recorded", 1.0]}
     answer = _ask(monkeypatch, mode, recorded, ["recorded", 1.0000001] if mode == "live"
                   else "never asked")
     assert answer == (["recorded", 1.0000001] if mode == "live" else ["recorded", 1.0])
@@ -103,9 +172,7 @@ def test_an_answer_comes_from_where_the_mode_says(monkeypatch, mode):
 
 def test_a_stale_recording_fails_naming_itself_and_the_command(monkeypatch):
     with pytest.raises(pytest.fail.Exception) as failure:
-        _ask(monkeypatch, "live", {KEY.replace("an_answer_comes_from_where_the_mode_says[{}]",
-                                               "a_stale_recording_fails_naming_itself_and_the"
-                                               "_command"): ["old", 1.0]}, ["new", 1.0])
+        _ask(monkeypatch, "live", {_first_key(): ["old", 1.0]}, ["new", 1.0])
     assert "is stale" in str(failure.value) and recording.REGENERATE in str(failure.value)
     assert "test_recordings.jsonl" in str(failure.value)
 

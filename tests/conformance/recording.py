@@ -8,16 +8,25 @@ scenario runs on minitorch_hooks only, compared with the same comparison.
 
 A recording is one JSON line per PyTorch answer, ``[key, value]``, sorted by key, one file
 per test module (``tests/recordings/conformance/test_nn_layers.jsonl`` for
-``tests/conformance/test_nn_layers.py``). The key is the test's pytest id and the number of
-the answer within the test (``test_linear[bias]#0``). ``python -m tests.conformance.record``
-asks PyTorch again and rewrites them (see ``record.py``).
+``tests/conformance/test_nn_layers.py``). The key names the scenario and the number of the
+answer within it (``test_linear[bias=True]#0``): the test function and the *values* of its
+parameters (:func:`scenario_key`), not pytest's ids, so renaming an id keeps the recording.
+Tensors of more than a few values are stored as their raw little-endian bytes in base64,
+and a large answer as compressed JSON (:func:`encode`): the recordings stay a few
+megabytes. ``python -m tests.conformance.record`` asks PyTorch again and rewrites them
+(see ``record.py``).
 """
 
 from __future__ import annotations
 
+import ast
+import base64
+import functools
+import hashlib
 import json
 import os
 import pathlib
+import zlib
 from collections import defaultdict
 from collections.abc import Callable
 from typing import Any
@@ -46,9 +55,26 @@ def live() -> bool:
 
 # -- encoding: normalised outcomes (see harness.normalise) as JSON, exactly ----------------
 
+# A tensor of more values than this is stored as bytes (base64): a float32 costs 5.3
+# characters, not the 11 of its shortest decimal. Smaller ones stay readable in a diff.
+READABLE_VALUES = 8
+# An answer whose JSON is longer than this is stored compressed (zlib, then base64): printed
+# tensors and the fuzzers' sequences repeat themselves, and no one reads them in a diff.
+READABLE_CHARACTERS = 1000
+
+
 def encode(value: Any) -> Any:
-    """A JSON form of a normalised value. Floats keep the shortest text that reads back to
-    the same number of their dtype, so a float32 tensor costs a few characters a value."""
+    """The stored form of a normalised answer: :func:`encode_value`, compressed when long."""
+    data = encode_value(value)
+    text = json.dumps(data, separators=(",", ":"))
+    if len(text) <= READABLE_CHARACTERS:
+        return data
+    return {"__zlib__": base64.b64encode(zlib.compress(text.encode("utf-8"), 9)).decode()}
+
+
+def encode_value(value: Any) -> Any:
+    """A JSON form of a normalised value, exact. A small tensor's floats keep the shortest
+    text that reads back to the same number of their dtype; a larger tensor keeps its bytes."""
     from harness import Raised, TensorValue
 
     if value is None or isinstance(value, (bool, int, float, str)):
@@ -57,6 +83,10 @@ def encode(value: Any) -> Any:
         return {"__complex__": [value.real, value.imag]}
     if isinstance(value, TensorValue):
         flat = value.array.reshape(-1)
+        if flat.size > READABLE_VALUES:
+            little_endian = flat.astype(flat.dtype.newbyteorder("<"), copy=False)
+            return {"__tensor__": value.dtype, "shape": list(value.shape),
+                    "base64": base64.b64encode(little_endian.tobytes()).decode()}
         if flat.dtype.kind == "c":
             flat = np.stack([flat.real, flat.imag], axis=-1)
         data = [_shortest(x) for x in flat] if flat.dtype.kind == "f" else flat.tolist()
@@ -68,13 +98,13 @@ def encode(value: Any) -> Any:
     if isinstance(value, np.generic):
         return {"__numpy__": value.dtype.name, "value": value.item()}
     if isinstance(value, (list, tuple)):
-        return [encode(v) for v in value]
+        return [encode_value(v) for v in value]
     if isinstance(value, dict):
         if all(isinstance(k, str) and not k.startswith("__") for k in value):
-            return {k: encode(v) for k, v in value.items()}
-        return {"__dict__": [[encode(k), encode(v)] for k, v in value.items()]}
+            return {k: encode_value(v) for k, v in value.items()}
+        return {"__dict__": [[encode_value(k), encode_value(v)] for k, v in value.items()]}
     if isinstance(value, (set, frozenset)):
-        return {"__set__": sorted(encode(v) for v in value)}
+        return {"__set__": sorted(encode_value(v) for v in value)}
     raise TypeError(f"cannot record a {type(value).__name__}: {value!r}; make the scenario "
                     "return plain values (tensors, numbers, strings, containers)")
 
@@ -88,13 +118,21 @@ def _shortest(x: np.floating | np.ndarray) -> Any:
 
 def decode(data: Any) -> Any:
     """The normalised value :func:`encode` wrote (lists stand for lists and tuples alike:
-    the comparison walks both the same way)."""
+    the comparison walks both the same way). Tensors written as decimals, as all were
+    before the bytes form, read back too."""
     from harness import Raised, TensorValue
 
     if isinstance(data, list):
         return [decode(v) for v in data]
     if not isinstance(data, dict):
         return data
+    if "__zlib__" in data:
+        return decode(json.loads(zlib.decompress(base64.b64decode(data["__zlib__"]))))
+    if "__tensor__" in data and "base64" in data:
+        numpy_dtype = np.dtype(data["__tensor__"].removeprefix("torch.")).newbyteorder("<")
+        array = np.frombuffer(base64.b64decode(data["base64"]), dtype=numpy_dtype)
+        array = array.astype(array.dtype.newbyteorder("="), copy=True)  # native, writable
+        return TensorValue.of(data["__tensor__"], array.reshape(data["shape"]))
     if "__tensor__" in data:
         numpy_dtype = np.dtype(data["__tensor__"].removeprefix("torch."))
         values = data["data"]
@@ -119,6 +157,120 @@ def decode(data: Any) -> Any:
 
 def _hashable(value: Any) -> Any:
     return tuple(_hashable(v) for v in value) if isinstance(value, list) else value
+
+
+# -- keys: a test's scenario, named by the values of its parameters ----------------------
+
+def value_name(value: Any) -> str | None:
+    """A parameter's value as text that is the same in every run, or ``None``.
+
+    Plain values by their ``repr``; functions and classes by their qualified name; a lambda
+    by its source text (and the values it captures); other objects by their ``repr``
+    unless it shows an address (``<... at 0x...>``), which changes from run to run."""
+    if value is None or isinstance(value, (bool, int, float, complex, str, bytes)):
+        return repr(value)
+    if isinstance(value, (list, tuple, set, frozenset)):
+        parts = [value_name(v) for v in value]
+        if None in parts:
+            return None
+        items = sorted(parts) if isinstance(value, (set, frozenset)) else parts
+        text = ", ".join(items) + ("," if isinstance(value, tuple) and len(parts) == 1 else "")
+        return {list: "[{}]", tuple: "({})"}.get(type(value), "{{{}}}").format(text)
+    if isinstance(value, dict):
+        parts = [(value_name(k), value_name(v)) for k, v in value.items()]
+        return None if any(None in pair for pair in parts) else \
+            "{" + ", ".join(f"{k}: {v}" for k, v in parts) + "}"
+    if isinstance(value, pathlib.PurePath):
+        path = pathlib.Path(value)
+        return repr(path.relative_to(TESTS.parent).as_posix() if path.is_relative_to(TESTS.parent)
+                    else path.as_posix())
+    if getattr(value, "__name__", None) == "<lambda>" and hasattr(value, "__code__"):
+        return _lambda_source(value)
+    qualname = getattr(value, "__qualname__", None)
+    if isinstance(qualname, str):
+        return None if "<" in qualname else qualname
+    text = repr(value)
+    return None if " at 0x" in text or text.startswith("<") else text
+
+
+@functools.cache
+def _lambdas_in(filename: str) -> tuple[str, list[ast.Lambda]]:
+    source = pathlib.Path(filename).read_text(encoding="utf-8")
+    return source, [node for node in ast.walk(ast.parse(source)) if isinstance(node, ast.Lambda)]
+
+
+def _lambda_source(function: Any) -> str | None:
+    """``lambda t: t.relu()`` as written (found by its line and arguments), with the values
+    it captures; ``None`` when its line has two such lambdas."""
+    code = function.__code__
+    try:
+        source, lambdas = _lambdas_in(code.co_filename)
+    except (OSError, SyntaxError, ValueError):
+        return None
+    arguments = code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]
+    found = [node for node in lambdas if node.lineno == code.co_firstlineno
+             and tuple(a.arg for a in (*node.args.posonlyargs, *node.args.args,
+                                       *node.args.kwonlyargs)) == arguments]
+    if len(found) != 1:
+        return None
+    captured = [*(function.__defaults__ or ()), *(function.__kwdefaults__ or {}).values(),
+                *(cell.cell_contents for cell in function.__closure__ or ())]
+    names = value_name(captured) if captured else None
+    if captured and names is None:
+        return None
+    text = " ".join(ast.get_source_segment(source, found[0]).split())
+    return text + (f" with {names}" if names else "")
+
+
+# Longer keys keep their start and a digest of the whole, to stay readable in a diff.
+LONGEST_KEY = 160
+
+
+def scenario_key(nodeid: str, params: dict[str, Any] | None) -> str | None:
+    """The key of a test case's answers: ``test_linear[bias=True]``, from its function's
+    name and its parameters' values (:func:`value_name`); ``None`` when a value has no
+    stable name. A test without parameters keeps its name, as pytest writes it."""
+    name = nodeid.split("::", 1)[1].split("[", 1)[0]
+    if not params:
+        return name
+    names = {argument: value_name(value) for argument, value in params.items()}
+    if None in names.values():
+        return None
+    key = f"{name}[{', '.join(f'{a}={v}' for a, v in names.items())}]"
+    if len(key) > LONGEST_KEY:
+        digest = hashlib.sha256(key.encode("utf-8")).hexdigest()[:16]
+        key = f"{key[:LONGEST_KEY - 20]}...{digest}]"
+    return key
+
+
+# Every collected test's key, by pytest id (tests/conftest.py fills it: see resolve_keys).
+_candidate_keys: dict[str, str | None] = {}
+keys: dict[str, str] = {}
+
+
+def collect_key(item: Any) -> None:
+    """Note the key a collected test case would have (its scenario, :func:`scenario_key`)."""
+    callspec = getattr(item, "callspec", None)
+    _candidate_keys[item.nodeid] = scenario_key(item.nodeid, callspec.params if callspec
+                                                else None)
+
+
+def resolve_keys() -> None:
+    """Every collected test's key, unique within its module: a case whose values have no
+    stable name, or whose key another case of its module has too, is keyed by its pytest
+    id instead (``test_x[id]``), which then is what names it."""
+    uses: dict[tuple[str, str | None], int] = defaultdict(int)
+    for nodeid, key in _candidate_keys.items():
+        uses[nodeid.split("::", 1)[0], key] += 1
+    keys.clear()
+    for nodeid, key in _candidate_keys.items():
+        unique = key is not None and uses[nodeid.split("::", 1)[0], key] == 1
+        keys[nodeid] = key if unique else nodeid.split("::", 1)[1]
+
+
+def key_of(nodeid: str) -> str:
+    """The key of the test ``nodeid`` (its pytest name, if it was not collected)."""
+    return keys.get(nodeid) or nodeid.split("::", 1)[1]
 
 
 # -- where an answer is recorded ---------------------------------------------------------
@@ -146,10 +298,15 @@ def read(path: pathlib.Path) -> dict[str, Any]:
                 if not line.startswith(("<<<<<<<", "=======", ">>>>>>>", "|||||||")))
 
 
+def lines(entries: dict[str, Any]) -> str:
+    """A recording file's text: one ``[key, encoded answer]`` line per answer, by key."""
+    return "".join(json.dumps([key, entries[key]], separators=(",", ":")) + "\n"
+                   for key in sorted(entries))
+
+
 def write(path: pathlib.Path, entries: dict[str, Any]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("".join(json.dumps([key, entries[key]], separators=(",", ":")) + "\n"
-                            for key in sorted(entries)))
+    path.write_text(lines(entries))
 
 
 _files: dict[pathlib.Path, dict[str, Any]] = {}
@@ -167,10 +324,10 @@ def _recorded(path: pathlib.Path) -> dict[str, Any]:
 
 
 def next_key() -> tuple[pathlib.Path, str]:
-    """Where the running test's next answer from PyTorch is recorded: under the test's id
-    and the answer's number."""
+    """Where the running test's next answer from PyTorch is recorded: under the test's key
+    (:func:`key_of`) and the answer's number."""
     nodeid = current_test()
-    test = nodeid.split("::", 1)[1]
+    test = key_of(nodeid)
     number = _answers_so_far[test]
     _answers_so_far[test] += 1
     return recording_file(nodeid), f"{test}#{number}"
@@ -226,12 +383,12 @@ def corpus(test: str) -> list[Any]:
     import pytest
 
     path = recording_file(test)
-    test = test.split("::", 1)[1]
-    keys = [key for key in _recorded(path) if key.rsplit("#", 1)[0] == test]
-    if not keys:
+    test = key_of(test)
+    found = [key for key in _recorded(path) if key.rsplit("#", 1)[0] == test]
+    if not found:
         pytest.fail(missing(path, f"{test}#0"), pytrace=False)
-    keys.sort(key=lambda key: int(key.rsplit("#", 1)[1]))
-    return [decode(_recorded(path)[key]) for key in keys]
+    found.sort(key=lambda key: int(key.rsplit("#", 1)[1]))
+    return [decode(_recorded(path)[key]) for key in found]
 
 
 def header() -> str:

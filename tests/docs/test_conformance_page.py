@@ -1,8 +1,9 @@
 """``docs/conformance.md`` is what the conformance suite gives today.
 
-The check runs the whole suite once more, against real PyTorch, in a separate process
-(``python -m docs_tools.conformance --check``), and compares the page it would write with
-the committed one. Without PyTorch it skips visibly, like every cross-check.
+The check (``python -m docs_tools.conformance --check``, in a separate process so that its
+pytest session is its own) collects the suite and compares the page of a run where every
+case passes with the committed one: whether every case passes is this test run's own
+verdict, since the suite runs in it. It needs no PyTorch, and runs in both modes.
 """
 
 from __future__ import annotations
@@ -11,13 +12,11 @@ import subprocess
 import sys
 
 from docs_support import ROOT
-from harness import real_torch
 
 from docs_tools.conformance import Behaviour, readable
 
 
 def test_the_committed_conformance_page_is_current() -> None:
-    real_torch()
     check = subprocess.run([sys.executable, "-m", "docs_tools.conformance", "--check"],
                            cwd=ROOT, capture_output=True, text=True)
     assert check.returncode == 0, check.stdout + check.stderr
