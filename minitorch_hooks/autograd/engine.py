@@ -501,7 +501,8 @@ def _accumulate(leaf: Tensor, grad: Any) -> None:
     elif type(grad) is Tensor:
         leaf._grad = _formula.copy(grad) if leaf._grad is None else leaf._grad + grad
     elif leaf._grad is None:  # the gradient itself if nothing else holds it, as PyTorch's
-        leaf._grad = Tensor._wrap(grad if _owned_by_engine(grad) else np.array(grad, copy=True))
+        leaf._grad = Tensor._wrap(grad if _owned_by_engine(grad, leaf._data)
+                                  else _laid_out_like(leaf._data, grad))
     else:
         leaf._grad._data += grad
         leaf._grad._version_counter[0] += 1
@@ -511,17 +512,30 @@ def _accumulate(leaf: Tensor, grad: Any) -> None:
         raise RuntimeError("Tensor post accumulate grad hooks should return None.")
 
 
-def _owned_by_engine(grad: np.ndarray) -> bool:
+def _owned_by_engine(grad: np.ndarray, variable: np.ndarray) -> bool:
     """Whether the first gradient of a leaf can become its ``.grad`` without a copy.
 
     PyTorch's AccumulateGrad "steals" a gradient that nothing else uses: a fresh, dense
-    array. So a node post-hook's ``grad_outputs[0]`` is the very tensor in ``.grad``, and an
-    in-place change by a post-accumulate-grad hook shows in both. A view (an expanded
-    gradient) or an array that also went elsewhere (``a + a`` sends one array twice) is
-    copied. The references counted: the engine's list, this call's argument and
-    ``getrefcount``'s own."""
-    return (grad.base is None and grad.flags.writeable and grad.flags.c_contiguous
+    array laid out as the leaf is. So a node post-hook's ``grad_outputs[0]`` is the very
+    tensor in ``.grad``, and an in-place change by a post-accumulate-grad hook shows in
+    both. A view (an expanded gradient), an array that also went elsewhere (``a + a`` sends
+    one array twice) or one with other strides than the leaf is copied. The references
+    counted: the engine's list, this call's argument and ``getrefcount``'s own."""
+    same_layout = grad.strides == variable.strides or (
+        grad.flags.c_contiguous and variable.flags.c_contiguous)
+    return (grad.base is None and grad.flags.writeable and same_layout
             and sys.getrefcount(grad) <= 4)
+
+
+def _laid_out_like(variable: np.ndarray, grad: np.ndarray) -> np.ndarray:
+    """A copy of ``grad`` with the strides of the leaf it is for: PyTorch's "layout
+    contract" for ``.grad`` (``AccumulateGrad::accumulateGrad``), so that an optimizer
+    can step a parameter and its gradient element by element. The gradient of a
+    transposed or a pooled result may arrive with any strides; ``.grad`` of a contiguous
+    leaf is contiguous all the same."""
+    copy = np.empty_like(variable, dtype=grad.dtype)
+    copy[...] = grad
+    return copy
 
 
 def _call_post_accumulate_grad_hook(hook: Callable, tensor: Tensor) -> Tensor | None:
