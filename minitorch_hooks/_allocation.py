@@ -34,6 +34,34 @@ def allocation_failed(error: MemoryError) -> MemoryError | RuntimeError:
                         "code 12 (Cannot allocate memory)")
 
 
+_INT64_MAX = 2**63 - 1
+
+
+def check_sizes(shape: tuple[int, ...], itemsize: int) -> None:
+    """PyTorch's checks before it allocates a new contiguous tensor, in its order.
+
+    First the storage: the product of the sizes, then times the item size, must fit in an
+    int64, counted as PyTorch counts it, overflowing at the first product too big, so
+    ``empty(2**62, 2**62, 0)`` fails though it holds nothing. Then the strides, from the
+    last dimension leftwards (a size 0 counts as 1), so ``empty(0, 2**62, 2**62)`` fails
+    there. A size that fits but cannot be had fails later, in the allocator
+    (:func:`allocation_failed`). NumPy refuses all of these with a ValueError of its own.
+    See ``computeStorageNbytesContiguous`` and ``empty_tensor_restride`` in c10.
+    """
+    product, overflowed = 1, False
+    for size in shape:
+        product *= size
+        overflowed |= product > 2**64 - 1  # PyTorch multiplies in uint64
+        product &= 2**64 - 1
+    if overflowed or product * itemsize > _INT64_MAX:
+        raise RuntimeError(f"Storage size calculation overflowed with sizes={list(shape)}")
+    stride = 1
+    for size in reversed(shape[1:]):
+        stride *= max(size, 1)
+        if stride > _INT64_MAX:
+            raise RuntimeError("Stride calculation overflowed")
+
+
 def allocating(function: Function) -> Function:
     """``function``, with a failed allocation reported as PyTorch reports it."""
     @functools.wraps(function)

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from . import _dtype, _tensor
-from ._allocation import allocating
+from ._allocation import allocating, check_sizes
 from ._tensor import Tensor, _shape_from, _to_array_like, wrap
 from ._warnings import warn_once
 from .random import default_generator
@@ -220,47 +220,58 @@ def from_numpy(array: np.ndarray) -> Tensor:
     return wrap(np.lib.stride_tricks.as_strided(array, array.shape, array.strides))
 
 
-def _new_shape(size: Any) -> tuple[int, ...]:
+def _new_shape(size: Any, dtype: np.dtype, function: str) -> tuple[int, ...]:
+    """The shape of a new tensor of ``dtype`` made by ``function``, with PyTorch's checks
+    and errors: a size must fit in an int64 (PyTorch's argument parser reads it as a C++
+    ``long long``), be at least 0, and the whole must fit in memory's address range."""
     shape = _shape_from(size)
+    for position, length in enumerate(shape, 1):
+        if not -_INT64_LIMIT <= length < _INT64_LIMIT:
+            raise TypeError(f"{function}(): argument 'size' failed to unpack the object at "
+                            f'pos {position} with error "Overflow when unpacking long long')
     for length in shape:
         if length < 0:
             raise RuntimeError(f"Trying to create tensor with negative dimension {length}: "
                                f"{list(shape)}")
+    check_sizes(shape, dtype.itemsize)
     return shape
 
 
+_INT64_LIMIT = 2**63
+
+
 @allocating
-def _filled(value: Any, size: tuple, dtype: _dtype.dtype | None, requires_grad: bool,
-            device: Any, default: np.dtype = _FLOAT32) -> Tensor:
+def _filled(function: str, value: Any, size: tuple, dtype: _dtype.dtype | None,
+            requires_grad: bool, device: Any, default: np.dtype = _FLOAT32) -> Tensor:
     from ._ops.inplace import scalar_for  # the check fill_ makes; a cycle at import time
 
     target = _numpy_dtype(dtype, default)
-    return _finish(np.full(_new_shape(size), scalar_for(value, target), dtype=target),
-                   requires_grad, device)
+    shape = _new_shape(size, target, function)
+    return _finish(np.full(shape, scalar_for(value, target), dtype=target), requires_grad, device)
 
 
 def zeros(*size: Any, dtype: _dtype.dtype | None = None, device: Any = None,
           requires_grad: bool = False) -> Tensor:
-    if builtins.any(length < 0 for length in _shape_from(size)):  # its own message
+    if builtins.any(-_INT64_LIMIT <= length < 0 for length in _shape_from(size)):  # its own
         raise RuntimeError("zeros: Dimension size must be non-negative.")
-    return _filled(0, size, dtype, requires_grad, device)
+    return _filled("zeros", 0, size, dtype, requires_grad, device)
 
 
 def ones(*size: Any, dtype: _dtype.dtype | None = None, device: Any = None,
          requires_grad: bool = False) -> Tensor:
-    return _filled(1, size, dtype, requires_grad, device)
+    return _filled("ones", 1, size, dtype, requires_grad, device)
 
 
 def empty(*size: Any, dtype: _dtype.dtype | None = None, device: Any = None,
           requires_grad: bool = False) -> Tensor:
     """Uninitialised in PyTorch; zeros here, which is one possible content."""
-    return _filled(0, size, dtype, requires_grad, device)
+    return _filled("empty", 0, size, dtype, requires_grad, device)
 
 
 def full(size: Any, fill_value: Any, *, dtype: _dtype.dtype | None = None, device: Any = None,
          requires_grad: bool = False) -> Tensor:
     default = _inferred_dtype(np.array(fill_value))
-    return _filled(fill_value, size, dtype, requires_grad, device, default)
+    return _filled("full", fill_value, size, dtype, requires_grad, device, default)
 
 
 @allocating
@@ -310,13 +321,13 @@ def new_tensor(self: Tensor, data: Any, *, dtype: _dtype.dtype | None = None,
 def new_full(self: Tensor, size: Any, fill_value: Any, *, dtype: _dtype.dtype | None = None,
              device: Any = None, requires_grad: bool = False) -> Tensor:
     """``torch.full(size, fill_value)`` in ``self``'s dtype unless ``dtype`` is given."""
-    return _filled(fill_value, size, dtype or self.dtype, requires_grad, device)
+    return _filled("new_full", fill_value, size, dtype or self.dtype, requires_grad, device)
 
 
 def _new_filled(name: str, value: int):
     def new(self: Tensor, *size: Any, dtype: _dtype.dtype | None = None, device: Any = None,
             requires_grad: bool = False) -> Tensor:
-        return _filled(value, size, dtype or self.dtype, requires_grad, device)
+        return _filled(name, value, size, dtype or self.dtype, requires_grad, device)
 
     new.__name__ = name
     new.__doc__ = (f"A tensor of {value}s of the given size, in ``self``'s dtype unless "
@@ -357,21 +368,22 @@ def _random(data: np.ndarray, requires_grad: bool, generator: Any, fill: str,
 
 
 @allocating
-def _new_random_array(size: tuple, dtype: _dtype.dtype | None) -> np.ndarray:
-    return np.empty(_new_shape(size), dtype=_numpy_dtype(dtype, _FLOAT32))
+def _new_random_array(function: str, size: tuple, dtype: _dtype.dtype | None) -> np.ndarray:
+    target = _numpy_dtype(dtype, _FLOAT32)
+    return np.empty(_new_shape(size, target, function), dtype=target)
 
 
 def rand(*size: Any, generator: Any = None, dtype: _dtype.dtype | None = None,
          device: Any = None, requires_grad: bool = False) -> Tensor:
     """Uniform samples in ``[0, 1)``."""
-    return _random(_new_random_array(size, dtype), requires_grad, generator, "_uniform_",
+    return _random(_new_random_array("rand", size, dtype), requires_grad, generator, "_uniform_",
                    0.0, 1.0, device=device)
 
 
 def randn(*size: Any, generator: Any = None, dtype: _dtype.dtype | None = None,
           device: Any = None, requires_grad: bool = False) -> Tensor:
     """Standard normal samples."""
-    return _random(_new_random_array(size, dtype), requires_grad, generator, "_normal_",
+    return _random(_new_random_array("randn", size, dtype), requires_grad, generator, "_normal_",
                    0.0, 1.0, device=device)
 
 
@@ -391,7 +403,8 @@ def randint(low: int, high: int | None = None, size: Any = None, *, generator: A
     """Integers in ``[low, high)`` (``randint(high, size)`` starts at 0)."""
     if size is None:
         low, high, size = 0, low, high
-    data = np.empty(_new_shape(size), dtype=_numpy_dtype(dtype, np.dtype(np.int64)))
+    target = _numpy_dtype(dtype, np.dtype(np.int64))
+    data = np.empty(_new_shape(size, target, "randint"), dtype=target)
     (generator or default_generator)._random_(data, low, high)
     return wrap(data)
 

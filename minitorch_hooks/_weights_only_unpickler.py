@@ -11,7 +11,10 @@ state dict's ``_metadata``) and on the classes a user allow-lists.
 
 PyTorch writes its own interpreter of the pickle instructions; this one reuses Python's
 and replaces the two instructions that reach code: ``find_class`` (behind ``GLOBAL`` and
-``STACK_GLOBAL``) and ``BUILD``. The refusals' messages are PyTorch's.
+``STACK_GLOBAL``) and ``BUILD``. It knows only the instructions PyTorch's knows (those of
+pickle protocol 2, which ``torch.save`` writes): any other is refused as an "Unsupported
+operand", which is what PyTorch says of a plain pickle of a later protocol (its ``FRAME``
+instruction). The refusals' messages are PyTorch's.
 See <https://docs.pytorch.org/docs/2.13/notes/serialization.html#weights-only>
 """
 
@@ -19,6 +22,7 @@ from __future__ import annotations
 
 import _compat_pickle
 import pickle
+import warnings
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -85,6 +89,25 @@ def safe_globals(extra: list[Any]) -> Iterator[None]:
             _user_safe_globals.remove(entry)
 
 
+# The instructions PyTorch's weights-only unpickler interprets (``_weights_only_unpickler.py``).
+_PYTORCHS_INSTRUCTIONS = (
+    pickle.GLOBAL, pickle.NEWOBJ, pickle.REDUCE, pickle.BUILD, pickle.APPEND, pickle.APPENDS,
+    pickle.SETITEM, pickle.SETITEMS, pickle.MARK, pickle.TUPLE, pickle.TUPLE1, pickle.TUPLE2,
+    pickle.TUPLE3, pickle.NONE, pickle.NEWFALSE, pickle.NEWTRUE, pickle.EMPTY_TUPLE,
+    pickle.EMPTY_LIST, pickle.EMPTY_DICT, pickle.EMPTY_SET, pickle.BININT, pickle.BININT1,
+    pickle.BININT2, pickle.BINFLOAT, pickle.BINUNICODE, pickle.SHORT_BINSTRING,
+    pickle.BINPERSID, pickle.BINGET, pickle.LONG_BINGET, pickle.BINPUT, pickle.LONG_BINPUT,
+    pickle.LONG1, pickle.PROTO, pickle.STOP)
+
+
+class _Instructions(dict):
+    """Python's table of pickle instructions, cut down to PyTorch's: an instruction
+    missing from it is refused with PyTorch's message."""
+
+    def __missing__(self, opcode: int) -> Callable:
+        raise pickle.UnpicklingError(f"Unsupported operand {opcode}")
+
+
 class Unpickler(pickle._Unpickler):  # the Python one: its instructions can be replaced
     """Python's unpickler, with imports checked against the allow-list and ``BUILD``
     limited to ``OrderedDict`` and allow-listed classes."""
@@ -93,7 +116,19 @@ class Unpickler(pickle._Unpickler):  # the Python one: its instructions can be r
                  **pickle_load_args: Any) -> None:
         super().__init__(file, **pickle_load_args)
         self.persistent_load = persistent_load
-        self.dispatch = {**pickle._Unpickler.dispatch, pickle.BUILD[0]: Unpickler._build}
+        self.dispatch = _Instructions({op[0]: pickle._Unpickler.dispatch[op[0]]
+                                       for op in _PYTORCHS_INSTRUCTIONS})
+        self.dispatch[pickle.BUILD[0]] = Unpickler._build
+        self.dispatch[pickle.PROTO[0]] = Unpickler._proto
+
+    def _proto(self) -> None:
+        pickle._Unpickler.load_proto(self)
+        if self.proto != 2:
+            warnings.warn(
+                f"Detected pickle protocol {self.proto} in the checkpoint, which was not the "
+                "default pickle protocol used by `torch.load` (2). The weights_only Unpickler "
+                "might not support all instructions implemented by this protocol, please file "
+                "an issue for adding support if you encounter this.", stacklevel=2)
 
     def find_class(self, module: str, name: str) -> Any:
         if self.proto < 3 and self.fix_imports:  # protocol 2 writes Python 2's names

@@ -241,6 +241,8 @@ def load(f: FileLike, map_location: Any = None, pickle_module: Any = None, *,
         blob = f.read()
     if not blob:
         raise EOFError("" if weights_only else "Ran out of input")
+    if not blob.startswith(_ZIP_MAGIC):
+        _refuse_legacy(blob, weights_only, pickle_module or pickle, pickle_load_args)
     try:
         archive = zipfile.ZipFile(io.BytesIO(blob))
         records = {name.split("/", 1)[-1]: archive.read(name) for name in archive.namelist()}
@@ -257,6 +259,36 @@ def load(f: FileLike, map_location: Any = None, pickle_module: Any = None, *,
         if not weights_only:
             raise
         raise pickle.UnpicklingError(_weights_only_message(str(error))) from None
+
+
+_ZIP_MAGIC = b"PK\x03\x04"  # how PyTorch tells its zip format from the legacy one
+_LEGACY_MAGIC_NUMBER = 0x1950A86A20F9469CFC6C
+
+
+def _refuse_legacy(blob: bytes, weights_only: bool, pickle_module: Any,
+                   pickle_load_args: dict[str, Any]) -> None:
+    """A file that is not a zip archive is, to PyTorch, the legacy format: a pickled magic
+    number, then more pickles. PyTorch reads the first pickle as it would read the whole
+    file, weights-only or not, so a plain pickle of a later protocol (or any other file) is
+    refused by the weights-only unpickler's rules, with their ``UnpicklingError``; a pickle
+    of anything but the magic number is "corrupt". A genuine legacy file is left out."""
+    file = io.BytesIO(blob)
+    if weights_only:
+        try:
+            magic_number = WeightsOnlyUnpickler(file, _no_persistent_ids,
+                                                **pickle_load_args).load()
+        except pickle.UnpicklingError as error:
+            raise pickle.UnpicklingError(_weights_only_message(str(error))) from None
+    else:
+        magic_number = pickle_module.load(file, **pickle_load_args)
+    if magic_number != _LEGACY_MAGIC_NUMBER:
+        raise RuntimeError("Invalid magic number; corrupt file?")
+    raise NotImplementedError("minitorch_hooks reads only the zip format of torch.save, not "
+                              "the legacy format of PyTorch before 1.6")
+
+
+def _no_persistent_ids(saved_id: Any) -> None:
+    raise pickle.UnpicklingError("unsupported persistent id encountered")
 
 
 def _weights_only_from_environment(weights_only: bool | None, pickle_module: Any) -> bool:

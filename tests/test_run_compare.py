@@ -411,3 +411,37 @@ def test_compare_stopped_by_a_signal_stops_both_runs(tmp_path, signum, code, rea
     assert err == (f"minitorch-hooks compare: {tmp_path / 'script.py'} {reason}; its runs on "
                    "PyTorch and minitorch_hooks were stopped\n")
     assert _none_left(pids)
+
+
+def test_compare_stops_a_script_that_never_ends_by_default(tmp_path):
+    """Without ``--timeout``, ``compare`` still stops both runs: after
+    ``COMPARE_TIMEOUT`` seconds (600; shortened here to 10 in the child process, which is
+    otherwise the real command line, started as a real process)."""
+    real_torch()
+    folder = tmp_path / "pids"
+    folder.mkdir()
+    source_root = str(pathlib.Path(minitorch_hooks.__file__).resolve().parent.parent)
+    shortened = ("import sys\nfrom minitorch_hooks.cli import stopping\n"
+                 "stopping.COMPARE_TIMEOUT = 10.0\nfrom minitorch_hooks.__main__ import main\n"
+                 "sys.exit(main())\n")
+    process = subprocess.Popen(
+        [sys.executable, "-c", shortened, "compare", script(tmp_path, FOREVER), str(folder)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env=dict(os.environ, PYTHONPATH=source_root))
+    try:
+        out, err = process.communicate(timeout=120)
+    finally:
+        process.kill()
+    pids = _pids_written(folder, 2, within=0)
+    assert (process.returncode, out) == (124, "")
+    assert err == (f"minitorch-hooks compare: {tmp_path / 'script.py'} stopped after 10 "
+                   "seconds (--timeout); its runs on PyTorch and minitorch_hooks were stopped\n")
+    assert _none_left(pids)
+
+
+def test_compare_help_gives_the_default_timeout(capsys):
+    code, out, _ = run(capsys, "compare", "--help")
+    out = " ".join(out.split())
+    assert code == 0
+    assert "--timeout SECONDS stop the script after SECONDS seconds; by default 600 seconds" \
+        in out

@@ -199,7 +199,9 @@ def _index(input: Tensor, arrays: list[tuple[int, np.ndarray]]) -> Tensor:
         shapes = ", ".join(str(list(positions.shape)) for _, positions in indexed)
         raise IndexError("shape mismatch: indexing tensors could not be broadcast together "
                          f"with shapes {shapes}") from None
-    return record(data[key], IndexBackward0, (input,),
+    # NumPy lays a gather out in its own order (``x[:, [0, 3]]`` comes out transposed);
+    # PyTorch's index kernel writes a contiguous result for a contiguous input.
+    return record(np.ascontiguousarray(data[key]), IndexBackward0, (input,),
                   saved=tuple(wrap(array) for _, array in arrays),
                   shape=data.shape, dims=tuple(dim for dim, _ in arrays))
 

@@ -350,12 +350,16 @@ def sign(input: Tensor) -> Tensor:
 
 
 class ReluBackward0(Node):
+    """PyTorch's ``threshold_backward(grad, result, 0)``: the gradient where the result is
+    positive (or NaN), a 0 *selected* elsewhere. Multiplying by a 0/1 mask would give
+    ``inf * 0 = nan`` where ``sqrt(relu(x))`` sends an infinite gradient to a clipped 0."""
+
     __slots__ = ()
     saved_names = ("result",)
 
     def backward(self, grad):
         (result,) = self.saved_arrays()
-        return grad * (result > 0)
+        return formula.where(result <= 0, 0, grad)
 
 
 def relu(input: Tensor) -> Tensor:
@@ -448,10 +452,13 @@ class MaximumBackward0(Node):
     saved_names = ("other", "self")
 
     def backward(self, grad):
+        """Ties split the gradient evenly; the smaller side gets a *selected* 0 (an infinite
+        gradient stays out of it) and a NaN on either side lets the gradient through to
+        both, as PyTorch's ``where(self == other, grad / 2, grad).masked_fill_(self < other,
+        0)`` does."""
         b, a = self.saved_arrays()
-        # Ties split the gradient evenly, as PyTorch does.
-        share_a = (a > b) + 0.5 * (a == b)
-        return grad * share_a, grad * (1 - share_a)
+        shared = formula.where(a == b, grad / 2, grad)
+        return formula.where(a < b, 0, shared), formula.where(a > b, 0, shared)
 
 
 def maximum(input: Tensor, other: Tensor) -> Tensor:

@@ -130,8 +130,9 @@ def max_pool2d_with_indices(input: Tensor, kernel: Sequence[int], stride: Sequen
     values = _planes(x)[:, np.maximum(taps, 0)]  # (planes, taps, windows)
     values[:, taps < 0] = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
     best, indices = _window_maxima(values, taps)
-    result = best.reshape(*x.shape[:-2], *out)
-    indices = indices.reshape(result.shape)
+    # Contiguous, as PyTorch's kernel writes them: ``x.view(-1, n)`` follows a pooling.
+    result = np.ascontiguousarray(best.reshape(*x.shape[:-2], *out))
+    indices = np.ascontiguousarray(indices.reshape(result.shape))
     indices_tensor = wrap(indices.astype(np.int64))
     output = record(result, MaxPool2DWithIndicesBackward0, (input,), saved=(input,),
                     kernel_size=tuple(kernel), stride=stride_given, padding=tuple(padding),
@@ -170,7 +171,7 @@ def avg_pool2d(input: Tensor, kernel: Sequence[int], stride: Sequence[int],
     divisors = (np.full(len(taps), divisor_override) if divisor_override
                 else counted.sum(axis=1)).astype(x.dtype)
     values = np.where(taps >= 0, _planes(x)[:, np.maximum(taps, 0)], 0).sum(axis=-1)
-    means = values / divisors
+    means = np.ascontiguousarray(values / divisors)  # as PyTorch writes them
     if x.dtype.kind != "f":  # integers divide as in C: the fraction is cut off
         means = np.trunc(means).astype(x.dtype)
     windows, tap = np.nonzero(taps >= 0)

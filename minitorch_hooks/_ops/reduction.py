@@ -139,15 +139,17 @@ def mean(input: Tensor, dim: Dims = None, keepdim: bool = False) -> Tensor:
 
 
 class _AllExtremumBackward(Node):
-    """``x.max()``: the gradient is shared evenly among the elements equal to the max."""
+    """``x.max()``: the gradient is shared evenly among the elements equal to the max (the
+    NaNs, when the max is NaN), and the others get a selected 0, as PyTorch's
+    ``evenly_distribute_backward`` fills them: an infinite gradient reaches no loser."""
 
     __slots__ = ()
     saved_names = ("self", "result")
 
     def backward(self, grad):
-        x, result = self.saved_arrays()
-        winners = x == result
-        return grad * winners / winners.sum()
+        x, result = map(formula.array, self.saved_arrays())
+        winners = np.isnan(x) if np.isnan(result) else x == result
+        return formula.where(winners, grad / winners.sum(), 0)
 
 
 class MaxBackward1(_AllExtremumBackward):

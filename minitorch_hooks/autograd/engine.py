@@ -508,8 +508,8 @@ def _accumulate(leaf: Tensor, grad: Any) -> Any:
         pass
     elif type(grad) is Tensor:
         leaf._grad = _formula.copy(grad) if leaf._grad is None else leaf._grad + grad
-    elif leaf._grad is None:
-        leaf._grad = wrap(np.array(grad, copy=True))
+    elif leaf._grad is None:  # always a copy, laid out as the leaf is (PyTorch's contract)
+        leaf._grad = wrap(_laid_out_like(leaf._data, grad))
         grad = leaf._grad._data
     else:
         leaf._grad._data += grad
@@ -519,6 +519,17 @@ def _accumulate(leaf: Tensor, grad: Any) -> Any:
         call_hooks(POST_ACCUMULATE_GRAD_HOOK, leaf, hooks_in(hooks), leaf,
                    _call_post_accumulate_grad_hook)
     return grad
+
+
+def _laid_out_like(variable: np.ndarray, grad: np.ndarray) -> np.ndarray:
+    """A copy of ``grad`` with the strides of the leaf it is for: PyTorch's "layout
+    contract" for ``.grad`` (``AccumulateGrad::accumulateGrad``), so that an optimizer
+    can step a parameter and its gradient element by element. The gradient of a
+    transposed or a pooled result may arrive with any strides; ``.grad`` of a contiguous
+    leaf is contiguous all the same."""
+    copy = np.empty_like(variable, dtype=grad.dtype)
+    copy[...] = grad
+    return copy
 
 
 def _call_post_accumulate_grad_hook(hook: Hook, tensor: Tensor) -> Tensor | None:

@@ -7,8 +7,9 @@ script printed, the timeline of its hook calls, and how it ended (its exit code 
 it raised, the last line of its error). Each difference is shown as a unified diff; the
 exit code is 0 when there is none and 1 otherwise (2 when PyTorch is not installed).
 
-Each run leads a process group of its own. ``--timeout SECONDS`` (for both runs together),
-Ctrl-C and SIGTERM end both groups, with anything the script started, say so, and exit
+Each run leads a process group of its own. ``--timeout SECONDS`` (for both runs together;
+600 by default, as a script that never ends would keep two processes waiting), Ctrl-C and
+SIGTERM end both groups, with anything the script started, say so, and exit
 with 124, 130 or 143 (``cli/stopping.py``): no run is left behind.
 
 Hooks on graph nodes are left out of the timelines: on real PyTorch they cannot be seen
@@ -30,6 +31,7 @@ import minitorch_hooks
 
 from ..tracing.events import HookEvent, events_from_json
 from ..tracing.registration import NOT_SEEN
+from . import stopping
 from .pytorch import INSTALL_HINT, pytorch_installed
 from .run import add_script_arguments, no_such_script
 from .stopping import Stopped, add_timeout_argument, stop_group, stoppable
@@ -44,7 +46,7 @@ def add_compare_command(commands: argparse._SubParsersAction) -> None:
                      "Exit code 0 when they are the same, 1 when not, 2 without PyTorch; "
                      "124 after --timeout, 130 after Ctrl-C, 143 after SIGTERM, with both "
                      "runs stopped."))
-    add_timeout_argument(compare)
+    add_timeout_argument(compare, default=stopping.COMPARE_TIMEOUT)
     add_script_arguments(compare)
     compare.set_defaults(handler=run_compare)
 

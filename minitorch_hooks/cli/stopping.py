@@ -10,7 +10,7 @@ the script started, so that nothing is left behind.
 
 The exit codes are the shell's conventions, which ``timeout(1)`` follows too:
 
-* 124: the ``--timeout`` ran out;
+* 124: the ``--timeout`` ran out (``compare`` has one by default: :data:`COMPARE_TIMEOUT`);
 * 130: Ctrl-C (SIGINT, 128 + 2);
 * 143: SIGTERM (128 + 15), as from ``kill`` or a CI runner cancelling a job.
 """
@@ -27,6 +27,11 @@ from types import FrameType
 
 EXIT_TIMEOUT, EXIT_INTERRUPTED, EXIT_TERMINATED = 124, 130, 143
 
+# ``compare``'s timeout when none is given: it runs two processes where the user asked for
+# one, so a script that never ends must not keep both waiting for ever. Ten minutes is far
+# more than a course script takes on both libraries.
+COMPARE_TIMEOUT = 600.0
+
 # How long a stopped process group gets to end after SIGTERM before SIGKILL.
 GRACE_SECONDS = 2.0
 
@@ -41,12 +46,15 @@ class Stopped(BaseException):  # noqa: N818 - it is not an error of the script's
         self.reason, self.code = reason, code
 
 
-def add_timeout_argument(parser: argparse.ArgumentParser) -> None:
-    """``--timeout SECONDS``, for ``run`` and ``compare``."""
+def add_timeout_argument(parser: argparse.ArgumentParser, default: float | None = None
+                         ) -> None:
+    """``--timeout SECONDS``, for ``run`` (no default: the learner runs the script) and
+    ``compare`` (a default, :data:`COMPARE_TIMEOUT`: it starts two runs)."""
+    default_text = f"; by default {_seconds(default)}" if default else ""
     parser.add_argument(
-        "--timeout", type=_positive_seconds, metavar="SECONDS",
-        help="stop the script after SECONDS seconds (exit code 124; Ctrl-C gives 130, "
-             "SIGTERM 143)")
+        "--timeout", type=_positive_seconds, metavar="SECONDS", default=default,
+        help=f"stop the script after SECONDS seconds{default_text} (exit code 124; Ctrl-C "
+             "gives 130, SIGTERM 143)")
 
 
 def _positive_seconds(text: str) -> float:

@@ -45,19 +45,33 @@ def leaf(torch: Any, array: Any, requires_grad: bool | None = None) -> Any:
     return torch.tensor(data, requires_grad=requires_grad)
 
 
+def layout(value: Any) -> Any:
+    """How a tensor (or each tensor of a tuple or list) sits in memory: its ``stride()``
+    and ``is_contiguous()``. PyTorch code relies on both: ``x.view(-1, n)`` after a pooling
+    works only because the pooled tensor is contiguous. ``None`` stays ``None``."""
+    if isinstance(value, (tuple, list)):
+        return [layout(v) for v in value]
+    if value is None:
+        return None
+    return (tuple(value.stride()), value.is_contiguous())
+
+
 def run(torch: Any, op: Callable[..., Any], *arrays: Any) -> dict[str, Any]:
     """``op(torch, *leaves)`` with leaves made from ``arrays``, then backward with
     ``upstream`` weights.
 
-    The result records the output (values, dtype, shape), its ``grad_fn`` graph and
-    ``requires_grad``, and the gradient each leaf received.
+    The result records the output (values, dtype, shape, strides and contiguity), its
+    ``grad_fn`` graph and ``requires_grad``, and the gradient each leaf received (with its
+    strides and contiguity).
     """
     leaves = [leaf(torch, a) for a in arrays]
     out = op(torch, *leaves)
-    result = {"out": out, "graph": graph(out.grad_fn), "requires_grad": out.requires_grad}
+    result = {"out": out, "layout": layout(out), "graph": graph(out.grad_fn),
+              "requires_grad": out.requires_grad}
     if out.requires_grad:
         (out * upstream(torch, out)).sum().backward()
         result["grads"] = [t.grad for t in leaves]
+        result["grads layout"] = layout(result["grads"])
     return result
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 from harness import assert_same_outcome
-from ops_support import graph, leaf, upstream, values
+from ops_support import graph, layout, leaf, upstream, values
 
 
 def conv_run(torch, conv, x_shape, w_shape, bias, **kwargs):
@@ -18,8 +18,9 @@ def conv_run(torch, conv, x_shape, w_shape, bias, **kwargs):
     b = leaf(torch, values(w_shape[:1], seed=3)) if bias else None
     out = conv(x, w, b, **kwargs)
     (out * upstream(torch, out)).sum().backward()
-    return {"out": out, "graph": graph(out.grad_fn), "grads": (x.grad, w.grad,
-                                                                None if b is None else b.grad)}
+    grads = (x.grad, w.grad, None if b is None else b.grad)
+    return {"out": out, "layout": layout(out), "graph": graph(out.grad_fn), "grads": grads,
+            "grads layout": layout(grads)}
 
 
 CONV2D = {

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from harness import assert_same_outcome
-from ops_support import graph, leaf, upstream, values
+from ops_support import graph, layout, leaf, upstream, values
 
 import minitorch_hooks
 
@@ -18,7 +18,8 @@ def pool_run(torch, pool, shape, **kwargs):
     result = pool(x, **kwargs)
     out = result[0] if isinstance(result, tuple) else result
     (out * upstream(torch, out)).sum().backward()
-    return {"result": result, "graph": graph(out.grad_fn), "grad": x.grad}
+    return {"result": result, "layout": layout(result), "relu layout": layout(out.relu()),
+            "graph": graph(out.grad_fn), "grad": x.grad, "grad layout": layout(x.grad)}
 
 
 MAX = {
@@ -295,5 +296,20 @@ def test_full_backward_hook_on_max_pool_with_indices():
         out, indices = pool(x)
         (out * upstream(torch, out)).sum().backward()
         return seen, indices, x.grad
+
+    assert_same_outcome(scenario)
+
+
+def test_a_pooled_tensor_can_be_viewed_flat():
+    """PyTorch's MNIST example flattens with ``x.view(-1, 320)`` right after
+    ``F.max_pool2d`` and ``F.relu``: it works because a pooling writes a contiguous result,
+    and ``relu`` keeps its input's layout."""
+    def scenario(torch):
+        F = torch.nn.functional  # noqa: N806 - the name PyTorch code gives it
+        x = leaf(torch, values((2, 3, 8, 8), seed=4))
+        flat = [F.relu(F.max_pool2d(x, 2)).view(-1, 48), F.avg_pool2d(x, 2).view(-1, 48),
+                torch.nn.MaxPool2d(2)(x).view(2, -1), F.adaptive_avg_pool2d(x, 2).view(-1, 12)]
+        sum(t.sum() for t in flat).backward()
+        return flat, layout(flat), x.grad, layout(x.grad)
 
     assert_same_outcome(scenario)

@@ -574,7 +574,10 @@ class Module(TreeMixin, ConversionMixin, StateDictMixin):
         self._check_name("module", name, self._modules)
         self._modules[name] = _run_registration_hooks(MODULE_REGISTRATION_HOOK, self, name, module)
 
-    register_module = add_module
+    def register_module(self, name: str, module: Module | None) -> None:
+        """Alias for :meth:`add_module`; its own method, as in PyTorch, so that an error
+        names the method that was called."""
+        self.add_module(name, module)
 
 
 def _fresh_state() -> dict[str, Any]:
@@ -584,3 +587,19 @@ def _fresh_state() -> dict[str, Any]:
         "_parameters": {}, "_buffers": {}, "_non_persistent_buffers_set": set(), "_modules": {},
         "_is_full_backward_hook": None, **hook_dicts("module"),
     }
+
+
+def _name_as_modules_own(*mixins: type) -> None:
+    """The mixins are files of Module, not classes a user meets: their methods go by
+    ``Module.<name>``, as in PyTorch, where Module is one class. Python names a method by
+    its ``__qualname__`` in a bad call's TypeError (``Module.state_dict() got an
+    unexpected keyword argument``), in its repr and in ``help``."""
+    for mixin in mixins:
+        for name, member in vars(mixin).items():
+            function = member.fget if isinstance(member, property) else getattr(
+                member, "__func__", member)
+            if callable(function) and hasattr(function, "__qualname__"):
+                function.__qualname__ = f"Module.{name}"
+
+
+_name_as_modules_own(TreeMixin, ConversionMixin, StateDictMixin)
