@@ -153,6 +153,15 @@ from ._ops.shape import (
 from ._ops.softmax import log_softmax, softmax
 from ._size import Size
 from ._tensor import Tensor, device
+from ._tensor_new import (
+    BoolTensor,
+    ByteTensor,
+    DoubleTensor,
+    FloatTensor,
+    HalfTensor,
+    IntTensor,
+    LongTensor,
+)
 from ._tensor_str import get_printoptions, printoptions, set_printoptions
 from .autograd import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
 from .cli.torch_alias import install_as_torch

@@ -107,15 +107,11 @@ class Tensor(TensorBase):
     _view_version: int = 0
     _creation_meta: str | None = None
 
-    def __init__(self, *args: Any) -> None:
-        if len(args) == 1 and isinstance(args[0], Tensor):  # the same memory, any dtype
-            data = args[0]._data
-        elif len(args) == 1 and not isinstance(args[0], (int, Size)):
-            data = _legacy_data(args[0])
-        else:  # Tensor(2, 3): a float32 tensor of that shape (zeros here; PyTorch leaves it
-            shape = _shape_from(args) if args else (0,)  # uninitialised); Tensor() is empty
-            data = np.zeros(shape, dtype=np.float32)
-        self._init(data)
+    def __new__(cls, *args: Any, **kwargs: Any) -> Tensor:
+        """``torch.Tensor(...)``, the legacy constructor: see ``_tensor_new.py``."""
+        from ._tensor_new import legacy_new
+
+        return legacy_new(None, args, kwargs)
 
     def _init(self, data: np.ndarray, requires_grad: bool = False) -> None:
         self._data = data
@@ -547,16 +543,6 @@ def _shape_from(args: Sequence[Any]) -> tuple[int, ...]:
     if len(args) == 1 and isinstance(args[0], (tuple, list)):
         args = args[0]
     return tuple(int(a) for a in args)
-
-
-def _legacy_data(data: Any) -> np.ndarray:
-    """``Tensor(data)``: float32 values from a sequence; a lone number is an error."""
-    if not isinstance(data, (list, tuple, np.ndarray)):
-        kind = type(data)
-        name = kind.__name__ if kind.__module__ == "builtins" else (
-            f"{kind.__module__}.{kind.__name__}")
-        raise TypeError(f"new(): data must be a sequence (got {name})")
-    return np.array(_to_array_like(data), dtype=np.float32)
 
 
 def _to_array_like(data: Any) -> Any:

@@ -11,7 +11,7 @@ from numbers import Number
 
 import numpy as np
 
-from .. import _creation
+from .. import _creation, _tensor_new
 from .._tensor import Tensor
 from . import (
     closeness,
@@ -117,7 +117,8 @@ _METHODS = {
     # new tensors of the same dtype
     "new_tensor": _creation.new_tensor, "new_full": _creation.new_full,
     "new_zeros": _creation.new_zeros, "new_ones": _creation.new_ones,
-    "new_empty": _creation.new_empty, "cpu": conversion.cpu, "type": conversion.type,
+    "new_empty": _creation.new_empty, "new": _tensor_new.new,
+    "cpu": conversion.cpu, "type": conversion.type,
     # in place
     "add_": inplace.add_, "sub_": inplace.sub_, "mul_": inplace.mul_, "div_": inplace.div_,
     "pow_": inplace.pow_,
