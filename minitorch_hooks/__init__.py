@@ -150,6 +150,8 @@ from ._ops.shape import (
     unbind,
     unsqueeze,
 )
+from ._ops.shape import transpose as swapaxes
+from ._ops.shape import transpose as swapdims
 from ._ops.softmax import log_softmax, softmax
 from ._size import Size
 from ._tensor import Tensor, device

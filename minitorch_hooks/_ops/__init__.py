@@ -25,6 +25,7 @@ from . import (
     reduction,
     setitem,
     shape,
+    shape_inplace,
     softmax,
 )
 from ._arguments import checked
@@ -105,6 +106,10 @@ _METHODS = {
     "permute": shape.permute, "transpose": shape.transpose, "t": shape.t,
     "unsqueeze": shape.unsqueeze, "squeeze": shape.squeeze, "expand": shape.expand,
     "reshape_as": shape.reshape_as, "expand_as": shape.expand_as,
+    "swapdims": shape.transpose, "swapaxes": shape.transpose,
+    "unsqueeze_": shape_inplace.unsqueeze_, "squeeze_": shape_inplace.squeeze_,
+    "t_": shape_inplace.t_, "transpose_": shape_inplace.transpose_,
+    "swapdims_": shape_inplace.transpose_, "swapaxes_": shape_inplace.transpose_,
     "split": shape.split, "chunk": shape.chunk, "unbind": shape.unbind,
     "__getitem__": indexing.getitem,
     "__setitem__": setitem.setitem,

@@ -247,10 +247,26 @@ class SqueezeBackward1(SqueezeBackward0):
     __slots__ = ()
 
 
-class SqueezeBackward4(SqueezeBackward0):
-    """``squeeze_(dim)``, in place: how ``matmul`` drops the row it added to a vector."""
+class SqueezeBackward3(SqueezeBackward0):
+    """``squeeze_()``, in place (``shape_inplace.py``): every dimension of size 1."""
 
     __slots__ = ()
+    saved_attributes = ("self_sym_sizes",)
+
+    @property
+    def self_sym_sizes(self) -> tuple[int, ...]:
+        return self.shape
+
+
+class SqueezeBackward4(SqueezeBackward3):
+    """``squeeze_(dim)``, in place: also how ``matmul`` drops the row it added to a
+    vector. PyTorch's node shows ``dim`` as it was given."""
+
+    __slots__ = ("shown_dim",)
+
+    @property
+    def _saved_dim(self) -> int:
+        return self.shown_dim
 
 
 def squeeze(input: Tensor, dim: int | None = None) -> Tensor:
@@ -262,11 +278,12 @@ def squeeze(input: Tensor, dim: int | None = None) -> Tensor:
     return _squeeze(input, dim, SqueezeBackward1)
 
 
-def _squeeze(input: Tensor, dim: int, node_type: type[Node]) -> Tensor:
+def _squeeze(input: Tensor, dim: int, node_type: type[Node], **attributes: Any) -> Tensor:
     data = input._data
     axis = _wrap_dim(dim, data.ndim)
     squeezed = np.squeeze(data, axis) if data.ndim and data.shape[axis] == 1 else data.view()
-    return _as_view(record(squeezed, node_type, (input,), shape=data.shape), input)
+    return _as_view(record(squeezed, node_type, (input,), shape=data.shape, **attributes),
+                    input)
 
 
 class ExpandBackward0(Node):

@@ -254,6 +254,11 @@ OPS: list[tuple[str, Op, tuple[np.ndarray, ...]]] = [
         x * x, size=(5, 3), mode="bilinear"), (signed((1, 2, 3, 4)),)),
     ("interpolate bilinear align_corners", lambda torch, x: torch.nn.functional.interpolate(
         x, size=(4, 6), mode="bilinear", align_corners=True) ** 3, (signed((1, 2, 3, 4)),)),
+    ("unsqueeze_", lambda torch, x: (x * x).unsqueeze_(-1) * x.unsqueeze(-1), (signed(S23),)),
+    ("squeeze_", lambda torch, x: (x * x).squeeze_() ** 2, (signed((1, 3)),)),
+    ("squeeze_ dim", lambda torch, x: (x * x).squeeze_(0) * x[0], (signed((1, 3)),)),
+    ("t_", lambda torch, x: (x * x).t_() * x.t(), (signed(S23),)),
+    ("transpose_", lambda torch, x: (x * 1).transpose_(0, 1) ** 3, (signed(S23),)),
 ]
 
 # Node classes the table need not reach, and why.
