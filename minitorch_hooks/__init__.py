@@ -80,6 +80,8 @@ from ._ops.elementary import (
     cos,
     cosh,
     erf,
+    expm1,
+    log1p,
     rsqrt,
     sin,
     sinh,
@@ -87,6 +89,15 @@ from ._ops.elementary import (
 )
 from ._ops.inplace import relu_
 from ._ops.linalg import addmm, matmul, mm
+from ._ops.logical import (
+    bitwise_and,
+    bitwise_not,
+    bitwise_or,
+    bitwise_xor,
+    logical_and,
+    logical_or,
+    logical_xor,
+)
 from ._ops.pointwise import (
     abs,
     add,

@@ -21,6 +21,7 @@ from . import (
     indexing,
     inplace,
     linalg,
+    logical,
     pointwise,
     reduction,
     setitem,
@@ -73,6 +74,8 @@ _OPERATORS = {
     "__floordiv__": division.floor_divide, "__rfloordiv__": division._rfloordiv,
     "__mod__": division.remainder, "__rmod__": division._rmod,
     "__ifloordiv__": inplace.floor_divide_, "__imod__": inplace.remainder_,
+    **logical.OPERATORS, "__iand__": inplace.LOGICAL_["bitwise_and_"],
+    "__ior__": inplace.LOGICAL_["bitwise_or_"], "__ixor__": inplace.LOGICAL_["bitwise_xor_"],
 }
 
 _METHODS = {
@@ -93,6 +96,7 @@ _METHODS = {
     "gt": pointwise.gt, "ge": pointwise.ge,
     "equal": pointwise.equal, "logical_not": pointwise.logical_not, "isnan": pointwise.isnan,
     "isinf": pointwise.isinf, "isfinite": pointwise.isfinite, "sign": pointwise.sign,
+    **logical.METHODS,
     "isclose": closeness.isclose, "allclose": closeness.allclose,
     # reductions
     "sum": reduction.sum, "mean": reduction.mean, "max": reduction.max,
@@ -129,7 +133,8 @@ _METHODS = {
     "pow_": inplace.pow_,
     "neg_": inplace.neg_, "exp_": inplace.exp_, "relu_": inplace.relu_,
     "tanh_": inplace.tanh_, "sigmoid_": inplace.sigmoid_, "clamp_": inplace.clamp_,
-    "sqrt_": inplace.sqrt_, **inplace.ELEMENTARY_, "floor_divide_": inplace.floor_divide_,
+    "sqrt_": inplace.sqrt_, **inplace.ELEMENTARY_, **inplace.LOGICAL_,
+    "floor_divide_": inplace.floor_divide_,
     "remainder_": inplace.remainder_, "fmod_": inplace.fmod_,
     "fill_": inplace.fill_, "zero_": inplace.zero_, "copy_": inplace.copy_,
     "uniform_": inplace.uniform_, "normal_": inplace.normal_, "bernoulli_": inplace.bernoulli_,

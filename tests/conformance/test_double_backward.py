@@ -259,6 +259,8 @@ OPS: list[tuple[str, Op, tuple[np.ndarray, ...]]] = [
     ("squeeze_ dim", lambda torch, x: (x * x).squeeze_(0) * x[0], (signed((1, 3)),)),
     ("t_", lambda torch, x: (x * x).t_() * x.t(), (signed(S23),)),
     ("transpose_", lambda torch, x: (x * 1).transpose_(0, 1) ** 3, (signed(S23),)),
+    ("log1p", lambda torch, x: x.log1p() * x, (positive(S23),)),
+    ("expm1", lambda torch, x: torch.expm1(x) * x, (signed(S23),)),
 ]
 
 # Node classes the table need not reach, and why.
