@@ -87,6 +87,7 @@ from ._ops.elementary import (
     sinh,
     tan,
 )
+from ._ops.histogram import histc
 from ._ops.inplace import relu_
 from ._ops.linalg import addmm, matmul, mm
 from ._ops.logical import (
@@ -130,10 +131,14 @@ from ._ops.pointwise import (
     tanh,
     where,
 )
+from ._ops.products import cumprod, cumsum, prod
 from ._ops.reduction import (
     all,
+    amax,
+    amin,
     any,
     argmax,
+    argmin,
     max,
     mean,
     min,
@@ -151,6 +156,7 @@ from ._ops.shape import (
     chunk,
     expand,
     flatten,
+    flip,
     permute,
     reshape,
     split,

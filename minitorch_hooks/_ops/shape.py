@@ -22,7 +22,7 @@ from ..autograd import _formula as formula
 from ..autograd.grad_mode import _State
 from ..autograd.graph import Node
 from ._arguments import check_tensor_sequence
-from ._record import promote_types, record
+from ._record import promote_types, record, shown_dim
 from .conversion import contiguous
 
 
@@ -524,3 +524,29 @@ def unbind(input: Tensor, dim: int = 0) -> tuple[Tensor, ...]:
     axis = _wrap_dim(dim, data.ndim)
     pieces = [data[(slice(None),) * axis + (i, Ellipsis)] for i in range(data.shape[axis])]
     return _record_pieces(input, pieces, UnbindBackward0, axis, [1] * len(pieces))
+
+
+# -- reversing -----------------------------------------------------------------------------
+
+class FlipBackward0(Node):
+    __slots__ = ("axes", "dims")
+    saved_attributes = ("dims",)
+
+    def backward(self, grad):
+        return formula.flip(grad, self.axes)
+
+
+def flip(input: Tensor, *dims: Any) -> Tensor:
+    """The elements in reverse order along ``dims``: a copy, not a view (PyTorch's strides
+    cannot be negative).
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.flip.html>
+    """
+    dims = _shape_from(dims)
+    ndim = input._data.ndim
+    axes = tuple(_wrap_dim(d, ndim) for d in dims)
+    for axis in axes:
+        if axes.count(axis) > 1:
+            raise RuntimeError(f"dim {axis} appears multiple times in the list of dims")
+    data = np.ascontiguousarray(np.flip(input._data, axes)) if ndim else input._data.copy()
+    return record(data, FlipBackward0, (input,), axes=axes,
+                  dims=tuple(shown_dim(d) for d in dims))
