@@ -80,13 +80,25 @@ from ._ops.elementary import (
     cos,
     cosh,
     erf,
+    expm1,
+    log1p,
     rsqrt,
     sin,
     sinh,
     tan,
 )
+from ._ops.histogram import histc
 from ._ops.inplace import relu_
 from ._ops.linalg import addmm, matmul, mm
+from ._ops.logical import (
+    bitwise_and,
+    bitwise_not,
+    bitwise_or,
+    bitwise_xor,
+    logical_and,
+    logical_or,
+    logical_xor,
+)
 from ._ops.pointwise import (
     abs,
     add,
@@ -119,10 +131,14 @@ from ._ops.pointwise import (
     tanh,
     where,
 )
+from ._ops.products import cumprod, cumsum, prod
 from ._ops.reduction import (
     all,
+    amax,
+    amin,
     any,
     argmax,
+    argmin,
     max,
     mean,
     min,
@@ -140,6 +156,7 @@ from ._ops.shape import (
     chunk,
     expand,
     flatten,
+    flip,
     permute,
     reshape,
     split,
@@ -150,9 +167,20 @@ from ._ops.shape import (
     unbind,
     unsqueeze,
 )
+from ._ops.shape import transpose as swapaxes
+from ._ops.shape import transpose as swapdims
 from ._ops.softmax import log_softmax, softmax
 from ._size import Size
 from ._tensor import Tensor, device
+from ._tensor_new import (
+    BoolTensor,
+    ByteTensor,
+    DoubleTensor,
+    FloatTensor,
+    HalfTensor,
+    IntTensor,
+    LongTensor,
+)
 from ._tensor_str import get_printoptions, printoptions, set_printoptions
 from .autograd import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
 from .cli.torch_alias import install_as_torch

@@ -18,7 +18,7 @@ import numpy as np
 
 from . import _dtype
 from ._size import Size
-from .utils.hooks import RemovableHandle, add_hook, type_name
+from .utils.hooks import RemovableHandle, add_hook
 
 _NON_LEAF_GRAD_WARNING = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
@@ -108,15 +108,12 @@ class Tensor(TensorBase):
     _view_version: int = 0
     _creation_meta: str | None = None
 
-    def __new__(cls, *args: Any) -> Tensor:
-        if len(args) == 1 and isinstance(args[0], Tensor):  # the same memory, any dtype
-            data = args[0]._data
-        elif len(args) == 1 and not isinstance(args[0], (int, Size)):
-            data = _legacy_data(args[0])
-        else:  # Tensor(2, 3): a float32 tensor of that shape (zeros here; PyTorch leaves it
-            shape = _shape_from(args) if args else (0,)  # uninitialised); Tensor() is empty
-            data = np.zeros(shape, dtype=np.float32)
-        return wrap(data, cls=cls)
+    def __new__(cls, *args: Any, **kwargs: Any) -> Tensor:
+        """``torch.Tensor(...)``, the legacy constructor: see ``_tensor_new.py``."""
+        from ._tensor_new import legacy_new
+
+        tensor = legacy_new(None, args, kwargs)
+        return tensor if cls is Tensor else wrap(tensor._data, cls=cls)
 
     # -- what a tensor is ------------------------------------------------------------------
     @property
@@ -538,13 +535,6 @@ def _shape_from(args: Sequence[Any]) -> tuple[int, ...]:
     if len(args) == 1 and isinstance(args[0], (tuple, list)):
         args = args[0]
     return tuple(int(a) for a in args)
-
-
-def _legacy_data(data: Any) -> np.ndarray:
-    """``Tensor(data)``: float32 values from a sequence; a lone number is an error."""
-    if not isinstance(data, (list, tuple, np.ndarray)):
-        raise TypeError(f"new(): data must be a sequence (got {type_name(data)})")
-    return np.array(_to_array_like(data), dtype=np.float32)
 
 
 def _to_array_like(data: Any) -> Any:

@@ -11,14 +11,17 @@ from typing import Any
 from .. import _warnings
 from .._tensor import TensorBase
 from ..autograd import grad_mode
+from ..autograd.engine import _EngineBase as _ImperativeEngine
 from ..autograd.grad_mode import is_grad_enabled
 from ..autograd.graph import current_autograd_node as _current_autograd_node
 from ..autograd.graph import current_graph_task_id as _current_graph_task_id
 from ..autograd.graph import will_engine_execute_node as _will_engine_execute_node
+from ..autograd.variable import _LegacyVariableBase
 from . import _autograd
 
-__all__ = ["TensorBase", "_WeakTensorRef", "_autograd", "_current_autograd_node",
-           "_current_graph_task_id", "_get_warnAlways", "_set_grad_enabled",
+__all__ = ["TensorBase", "_ImperativeEngine", "_LegacyVariableBase", "_WeakTensorRef",
+           "_autograd", "_current_autograd_node", "_current_graph_task_id", "_get_warnAlways",
+           "_set_grad_enabled",
            "_set_warnAlways", "_will_engine_execute_node", "is_grad_enabled"]
 
 

@@ -11,20 +11,24 @@ from numbers import Number
 
 import numpy as np
 
-from .. import _creation
+from .. import _creation, _tensor_new
 from .._tensor import Tensor
 from . import (
     closeness,
     conversion,
     division,
     elementary,
+    histogram,
     indexing,
     inplace,
     linalg,
+    logical,
     pointwise,
+    products,
     reduction,
     setitem,
     shape,
+    shape_inplace,
     softmax,
 )
 from ._arguments import checked
@@ -72,6 +76,8 @@ _OPERATORS = {
     "__floordiv__": division.floor_divide, "__rfloordiv__": division._rfloordiv,
     "__mod__": division.remainder, "__rmod__": division._rmod,
     "__ifloordiv__": inplace.floor_divide_, "__imod__": inplace.remainder_,
+    **logical.OPERATORS, "__iand__": inplace.LOGICAL_["bitwise_and_"],
+    "__ior__": inplace.LOGICAL_["bitwise_or_"], "__ixor__": inplace.LOGICAL_["bitwise_xor_"],
 }
 
 _METHODS = {
@@ -92,19 +98,27 @@ _METHODS = {
     "gt": pointwise.gt, "ge": pointwise.ge,
     "equal": pointwise.equal, "logical_not": pointwise.logical_not, "isnan": pointwise.isnan,
     "isinf": pointwise.isinf, "isfinite": pointwise.isfinite, "sign": pointwise.sign,
+    **logical.METHODS,
     "isclose": closeness.isclose, "allclose": closeness.allclose,
     # reductions
     "sum": reduction.sum, "mean": reduction.mean, "max": reduction.max,
-    "min": reduction.min, "argmax": reduction.argmax, "norm": reduction.norm,
+    "min": reduction.min, "argmax": reduction.argmax, "argmin": reduction.argmin,
+    "amax": reduction.amax, "amin": reduction.amin, "norm": reduction.norm,
+    "prod": products.prod, "cumsum": products.cumsum, "cumprod": products.cumprod,
+    "histc": histogram.histc,
     "any": reduction.any, "all": reduction.all, "std": reduction.std, "var": reduction.var,
     "trace": reduction.trace,
     "softmax": softmax.softmax, "log_softmax": softmax.log_softmax,
     # shapes and views
     "view": shape.view, "view_as": shape.view_as, "reshape": shape.reshape,
     "flatten": shape.flatten,
-    "permute": shape.permute, "transpose": shape.transpose, "t": shape.t,
+    "permute": shape.permute, "flip": shape.flip, "transpose": shape.transpose, "t": shape.t,
     "unsqueeze": shape.unsqueeze, "squeeze": shape.squeeze, "expand": shape.expand,
     "reshape_as": shape.reshape_as, "expand_as": shape.expand_as,
+    "swapdims": shape.transpose, "swapaxes": shape.transpose,
+    "unsqueeze_": shape_inplace.unsqueeze_, "squeeze_": shape_inplace.squeeze_,
+    "t_": shape_inplace.t_, "transpose_": shape_inplace.transpose_,
+    "swapdims_": shape_inplace.transpose_, "swapaxes_": shape_inplace.transpose_,
     "split": shape.split, "chunk": shape.chunk, "unbind": shape.unbind,
     "__getitem__": indexing.getitem,
     "__setitem__": setitem.setitem,
@@ -117,13 +131,15 @@ _METHODS = {
     # new tensors of the same dtype
     "new_tensor": _creation.new_tensor, "new_full": _creation.new_full,
     "new_zeros": _creation.new_zeros, "new_ones": _creation.new_ones,
-    "new_empty": _creation.new_empty, "cpu": conversion.cpu, "type": conversion.type,
+    "new_empty": _creation.new_empty, "new": _tensor_new.new,
+    "cpu": conversion.cpu, "type": conversion.type,
     # in place
     "add_": inplace.add_, "sub_": inplace.sub_, "mul_": inplace.mul_, "div_": inplace.div_,
     "pow_": inplace.pow_,
     "neg_": inplace.neg_, "exp_": inplace.exp_, "relu_": inplace.relu_,
     "tanh_": inplace.tanh_, "sigmoid_": inplace.sigmoid_, "clamp_": inplace.clamp_,
-    "sqrt_": inplace.sqrt_, **inplace.ELEMENTARY_, "floor_divide_": inplace.floor_divide_,
+    "sqrt_": inplace.sqrt_, **inplace.ELEMENTARY_, **inplace.LOGICAL_,
+    "floor_divide_": inplace.floor_divide_,
     "remainder_": inplace.remainder_, "fmod_": inplace.fmod_,
     "fill_": inplace.fill_, "zero_": inplace.zero_, "copy_": inplace.copy_,
     "uniform_": inplace.uniform_, "normal_": inplace.normal_, "bernoulli_": inplace.bernoulli_,

@@ -95,21 +95,22 @@ def cpu(input: Tensor) -> Tensor:
     return input
 
 
-_BY_LEGACY_NAME = {d.legacy_name: d for d in _dtype._BY_NUMPY.values()}
-
-
 def type(input: Tensor, dtype: Any = None, non_blocking: bool = False) -> Any:  # noqa: A001
-    """Without an argument, the legacy type name (``'torch.FloatTensor'``); with a dtype or
-    such a name, the tensor converted to it. An old API that model code still uses, as
-    ``Module.type`` does.
+    """Without an argument, the legacy type name (``'torch.FloatTensor'``); with a dtype, a
+    legacy type (``torch.LongTensor``) or its name, the tensor converted to it. An old API
+    that model code still uses, as ``Module.type`` does.
     See <https://docs.pytorch.org/docs/2.13/generated/torch.Tensor.type.html>
     """
     if dtype is None:
         return input.dtype.legacy_name
-    if isinstance(dtype, str):
-        if dtype not in _BY_LEGACY_NAME:
+    from .._tensor_new import BY_NAME, tensortype
+
+    if isinstance(dtype, tensortype):
+        dtype = dtype.dtype
+    elif isinstance(dtype, str):
+        if dtype not in BY_NAME:
             raise ValueError(f"invalid type: '{dtype}'")
-        dtype = _BY_LEGACY_NAME[dtype]
+        dtype = BY_NAME[dtype]
     return to(input, dtype)
 
 

@@ -1,4 +1,5 @@
-"""Trigonometric and hyperbolic functions, and ``rsqrt``, with their derivatives.
+"""Trigonometric and hyperbolic functions, ``rsqrt``, ``log1p`` and ``expm1``, with their
+derivatives.
 
 Each is one NumPy function forward and one line of calculus backward. Integer and bool
 tensors compute in float32, the default dtype. PyTorch saves what the derivative needs
@@ -114,6 +115,29 @@ class ErfBackward0(Node):
         return grad * (2 / math.sqrt(math.pi)) * formula.exp(-x * x)
 
 
+class Log1PBackward0(Node):
+    """``log(1 + x)``, accurate for small ``x`` (where ``log(1 + x)`` loses the digits of
+    ``x`` to rounding): its slope is ``1 / (1 + x)``."""
+
+    __slots__ = ()
+    saved_names = ("self",)
+
+    def backward(self, grad):
+        (x,) = self.saved_arrays()
+        return grad / (x + 1)
+
+
+class Expm1Backward0(Node):
+    """``exp(x) - 1``, accurate for small ``x``: its slope ``exp(x)`` is the result plus 1."""
+
+    __slots__ = ()
+    saved_names = ("result",)
+
+    def backward(self, grad):
+        (result,) = self.saved_arrays()
+        return grad * (result + 1)
+
+
 def _unary(ufunc: np.ufunc, node_type: type[Node], saves_result: bool):
     """The function ``torch.<name>``: ``ufunc`` on the values, recorded as ``node_type``,
     which saves the input or the result. Outside the domain (``asin(2)``, ``rsqrt(-1)``)
@@ -153,8 +177,10 @@ sinh = _unary(np.sinh, SinhBackward0, saves_result=False)
 cosh = _unary(np.cosh, CoshBackward0, saves_result=False)
 rsqrt = _unary(_rsqrt, RsqrtBackward0, saves_result=True)
 erf = _unary(_erf, ErfBackward0, saves_result=False)
+log1p = _unary(np.log1p, Log1PBackward0, saves_result=False)
+expm1 = _unary(np.expm1, Expm1Backward0, saves_result=True)
 arcsin, arccos, arctan = asin, acos, atan  # NumPy's names, which PyTorch accepts too
 
 UNARY = {"sin": sin, "cos": cos, "tan": tan, "asin": asin, "acos": acos, "atan": atan,
-         "sinh": sinh, "cosh": cosh, "rsqrt": rsqrt, "erf": erf, "arcsin": arcsin, "arccos": arccos,
-         "arctan": arctan}
+         "sinh": sinh, "cosh": cosh, "rsqrt": rsqrt, "erf": erf, "log1p": log1p, "expm1": expm1,
+         "arcsin": arcsin, "arccos": arccos, "arctan": arctan}

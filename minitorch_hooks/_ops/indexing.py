@@ -100,8 +100,14 @@ def getitem(input: Tensor, index: Any) -> Tensor:
     if arrays:
         return _index(result, arrays)
     if result is input:
-        return _as_view(record(input._data.view(), AliasBackward0, (input,)), input)
+        return alias(input)
     return result
+
+
+def alias(input: Tensor) -> Tensor:
+    """A new tensor object that is a view of all of ``input``: ``x[...]``, and the legacy
+    constructors given a tensor (``torch.Tensor(x)``, ``x.new(x)``)."""
+    return _as_view(record(input._data.view(), AliasBackward0, (input,)), input)
 
 
 def numpy_key(index: Any) -> tuple:

@@ -35,8 +35,8 @@ from ..autograd.function import custom_function_view_error
 from ..autograd.grad_mode import _State, no_grad
 from ..autograd.graph import Node
 from ..random import default_generator
-from . import activation, division, elementary, pointwise
-from ._record import any_requires_grad, record, value_of
+from . import activation, division, elementary, logical, pointwise
+from ._record import any_requires_grad, promote, record, value_of
 from .view_history import (
     INTERNAL_OVERLAP,
     CopySlices,
@@ -203,6 +203,31 @@ def floor_divide_(self: Tensor, other: Any) -> Tensor:
 remainder_ = _in_place(division.remainder)
 fmod_ = _in_place(division.fmod)
 ELEMENTARY_ = {name + "_": _in_place(function) for name, function in elementary.UNARY.items()}
+
+
+def _bitwise_in_place(operation: Callable[[Any, Any], Tensor]) -> Callable[[Tensor, Any], Tensor]:
+    """``a &= b`` and the like: PyTorch checks that the result's dtype fits ``a`` before
+    looking for a kernel, so ``bool_tensor &= float_tensor`` is refused for the cast."""
+    def method(self: Tensor, other: Any) -> Tensor:
+        a, b = promote(self, other)
+        result = np.result_type(a, b)
+        if not np.can_cast(result, self._data.dtype, casting="same_kind"):
+            raise RuntimeError(f"result type {_dtype.from_numpy_dtype(result).scalar_name} "
+                               f"can't be cast to the desired output type "
+                               f"{self.dtype.scalar_name}")
+        return apply_in_place(self, operation, other)
+
+    method.__name__ = operation.__name__ + "_"
+    method.__doc__ = f"In-place ``{operation.__name__}``; returns the tensor itself."
+    return method
+
+
+LOGICAL_ = {
+    **{name + "_": _bitwise_in_place(logical.METHODS[name])
+       for name in ("bitwise_and", "bitwise_or", "bitwise_xor")},
+    **{name + "_": _in_place(logical.METHODS[name])
+       for name in ("bitwise_not", "logical_and", "logical_or", "logical_xor")},
+}
 silu_ = _in_place(activation.silu)
 
 

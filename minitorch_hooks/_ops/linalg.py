@@ -210,7 +210,7 @@ def matmul(input: Tensor, other: Tensor) -> Tensor:
     if a_dim == 2 and b_dim == 1:
         return _mv(input, other)
     if a_dim == 1 and b_dim == 2:
-        return _squeeze(_mm(unsqueeze(input, 0), other), 0, SqueezeBackward4)
+        return _squeeze(_mm(unsqueeze(input, 0), other), 0, SqueezeBackward4, shown_dim=0)
     if a_dim == 2 and b_dim == 2:
         return _mm(input, other)
     if _should_fold(input, other):

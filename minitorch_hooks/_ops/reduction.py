@@ -225,10 +225,81 @@ def min(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:  # noqa: 
 
 
 def argmax(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
+    """Where the largest value is (the first place, among ties; a nan counts as largest).
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.argmax.html>
+    """
+    return _arg_extremum(np.argmax, input, dim, keepdim)
+
+
+def argmin(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
+    """Where the smallest value is (the first place, among ties; a nan counts as smallest).
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.argmin.html>
+    """
+    return _arg_extremum(np.argmin, input, dim, keepdim)
+
+
+def _arg_extremum(find: Any, input: Tensor, dim: int | None, keepdim: bool) -> Tensor:
     data = input._data
     if dim is None:
-        return wrap(np.int64(data.argmax()))
-    return wrap(data.argmax(axis=_wrap_dim(dim, data.ndim), keepdims=keepdim))
+        return wrap(np.int64(find(data)))
+    return wrap(find(data, axis=_wrap_dim(dim, data.ndim), keepdims=keepdim))
+
+
+class AmaxBackward0(Node):
+    """``amax``: the gradient is shared evenly among the elements equal to the maximum of
+    their slice (unlike ``max(dim)``, which gives it all to one index)."""
+
+    __slots__ = ("axes", "dim", "keepdim")
+    saved_names = ("self", "result")
+    saved_attributes = ("dim", "keepdim")
+
+    def backward(self, grad):
+        x, result = self.saved_arrays()
+        grad, result = _unreduce(grad, self.axes, self.keepdim), \
+            _unreduce(result, self.axes, self.keepdim)
+        winners = formula.astype(formula.like(formula.array(x == result), grad),
+                                 formula.dtype(grad))
+        count = formula.sum(winners, self.axes, keepdims=True)
+        return grad * winners / count
+
+
+class AminBackward0(AmaxBackward0):
+    __slots__ = ()
+
+
+def _extreme_values(name: str, reduce: Any, node_type: type[Node], input: Tensor,
+                    dim: Dims, keepdim: bool) -> Tensor:
+    data = input._data
+    dims = () if dim is None else _given_dims(dim)
+    axes = _axes(dims, data.ndim) if dims else tuple(range(data.ndim))
+    if data.size == 0:
+        if not dims:
+            raise RuntimeError(f"{name}(): Expected reduction dim to be specified for "
+                               "input.numel() == 0. Specify the reduction dim with the 'dim' "
+                               "argument.")
+        for axis in axes:
+            if data.shape[axis] == 0:
+                raise IndexError(f"{name}(): Expected reduction dim {axis} to have non-zero "
+                                 "size.")
+    result = reduce(data, axis=axes, keepdims=keepdim)
+    return record(result, node_type, (input,), saved=(input,), save_output=True, axes=axes,
+                  dim=tuple(shown_dim(d) for d in dims), keepdim=keepdim)
+
+
+def amax(input: Tensor, dim: Dims = (), keepdim: bool = False) -> Tensor:
+    """The largest value along ``dim`` (every dimension when it is empty), without the
+    indices that ``max(dim)`` returns; a nan is the largest.
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.amax.html>
+    """
+    return _extreme_values("amax", np.max, AmaxBackward0, input, dim, keepdim)
+
+
+def amin(input: Tensor, dim: Dims = (), keepdim: bool = False) -> Tensor:
+    """The smallest value along ``dim`` (every dimension when it is empty); a nan is the
+    smallest.
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.amin.html>
+    """
+    return _extreme_values("amin", np.min, AminBackward0, input, dim, keepdim)
 
 
 class LinalgVectorNormBackward0(Node):

@@ -22,7 +22,7 @@ from ..autograd import _formula as formula
 from ..autograd.grad_mode import _State
 from ..autograd.graph import Node
 from ._arguments import check_tensor_sequence
-from ._record import promote_types, record
+from ._record import promote_types, record, shown_dim
 from .conversion import contiguous
 
 
@@ -247,10 +247,26 @@ class SqueezeBackward1(SqueezeBackward0):
     __slots__ = ()
 
 
-class SqueezeBackward4(SqueezeBackward0):
-    """``squeeze_(dim)``, in place: how ``matmul`` drops the row it added to a vector."""
+class SqueezeBackward3(SqueezeBackward0):
+    """``squeeze_()``, in place (``shape_inplace.py``): every dimension of size 1."""
 
     __slots__ = ()
+    saved_attributes = ("self_sym_sizes",)
+
+    @property
+    def self_sym_sizes(self) -> tuple[int, ...]:
+        return self.shape
+
+
+class SqueezeBackward4(SqueezeBackward3):
+    """``squeeze_(dim)``, in place: also how ``matmul`` drops the row it added to a
+    vector. PyTorch's node shows ``dim`` as it was given."""
+
+    __slots__ = ("shown_dim",)
+
+    @property
+    def _saved_dim(self) -> int:
+        return self.shown_dim
 
 
 def squeeze(input: Tensor, dim: int | None = None) -> Tensor:
@@ -262,11 +278,12 @@ def squeeze(input: Tensor, dim: int | None = None) -> Tensor:
     return _squeeze(input, dim, SqueezeBackward1)
 
 
-def _squeeze(input: Tensor, dim: int, node_type: type[Node]) -> Tensor:
+def _squeeze(input: Tensor, dim: int, node_type: type[Node], **attributes: Any) -> Tensor:
     data = input._data
     axis = _wrap_dim(dim, data.ndim)
     squeezed = np.squeeze(data, axis) if data.ndim and data.shape[axis] == 1 else data.view()
-    return _as_view(record(squeezed, node_type, (input,), shape=data.shape), input)
+    return _as_view(record(squeezed, node_type, (input,), shape=data.shape, **attributes),
+                    input)
 
 
 class ExpandBackward0(Node):
@@ -507,3 +524,29 @@ def unbind(input: Tensor, dim: int = 0) -> tuple[Tensor, ...]:
     axis = _wrap_dim(dim, data.ndim)
     pieces = [data[(slice(None),) * axis + (i, Ellipsis)] for i in range(data.shape[axis])]
     return _record_pieces(input, pieces, UnbindBackward0, axis, [1] * len(pieces))
+
+
+# -- reversing -----------------------------------------------------------------------------
+
+class FlipBackward0(Node):
+    __slots__ = ("axes", "dims")
+    saved_attributes = ("dims",)
+
+    def backward(self, grad):
+        return formula.flip(grad, self.axes)
+
+
+def flip(input: Tensor, *dims: Any) -> Tensor:
+    """The elements in reverse order along ``dims``: a copy, not a view (PyTorch's strides
+    cannot be negative).
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.flip.html>
+    """
+    dims = _shape_from(dims)
+    ndim = input._data.ndim
+    axes = tuple(_wrap_dim(d, ndim) for d in dims)
+    for axis in axes:
+        if axes.count(axis) > 1:
+            raise RuntimeError(f"dim {axis} appears multiple times in the list of dims")
+    data = np.ascontiguousarray(np.flip(input._data, axes)) if ndim else input._data.copy()
+    return record(data, FlipBackward0, (input,), axes=axes,
+                  dims=tuple(shown_dim(d) for d in dims))

@@ -16,10 +16,11 @@ from .function import Function, FunctionCtx
 from .grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
 from .gradcheck import GradcheckError, gradcheck, gradgradcheck
 from .graph import Node
+from .variable import Variable
 
 __all__ = ["backward", "grad", "no_grad", "enable_grad", "set_grad_enabled",
            "is_grad_enabled", "Node", "gradcheck", "gradgradcheck", "GradcheckError",
-           "Function", "FunctionCtx"]
+           "Function", "FunctionCtx", "Variable"]
 
 
 def _as_tuple(x):

@@ -203,6 +203,19 @@ def t(x: Any) -> Any:
     return x.t() if type(x) is Tensor else x.T
 
 
+def flip(x: Any, axes: tuple[int, ...]) -> Any:
+    """``x`` reversed along ``axes`` (a copy on Tensors, as ``torch.flip``)."""
+    return x.flip(axes) if type(x) is Tensor else np.flip(x, axes)
+
+
+def cumsum(x: Any, axis: int) -> Any:
+    return x.cumsum(axis) if type(x) is Tensor else np.cumsum(x, axis)
+
+
+def cumprod(x: Any, axis: int) -> Any:
+    return x.cumprod(axis) if type(x) is Tensor else np.cumprod(x, axis)
+
+
 def outer(x: Any, y: Any) -> Any:
     return x.unsqueeze(1) * y if type(x) is Tensor else np.outer(x, y)
 

@@ -109,7 +109,41 @@ def run_backward(
             if not retain_graph and node._saved:
                 node._saved = None  # free the saved tensors; a second backward finds them gone
             queue.deliver(node.next_functions, grad_inputs)
+        _State.enabled = create_graph
+        _run_final_callbacks(task)
     return plan.captured_grads(allow_unused)
+
+
+def _run_final_callbacks(task: GraphTask) -> None:
+    """Call the callbacks queued during this backward, in the order they were queued, once
+    every node has run (the leaves' ``.grad`` is complete); one may queue another, which
+    runs too. They run with the pass's grad mode, inside it (PyTorch's
+    ``exec_post_processing``)."""
+    callbacks = task.final_callbacks
+    i = 0
+    while i < len(callbacks):
+        callbacks[i]()
+        i += 1
+
+
+class _EngineBase:
+    """``Variable._execution_engine``: PyTorch's C++ engine as Python sees it. Of its
+    methods, hook code uses one, ``queue_callback``.
+
+    A hook sees one gradient at a time; code that must act once the whole backward is done
+    (``ModuleTracker`` leaving the modules it entered, FSDP waiting for its gradient
+    reductions) queues a callback from a hook instead. The callback belongs to the backward
+    that is running (the innermost, if a hook started another), and runs at its end.
+    See <https://docs.pytorch.org/docs/2.13/autograd.html>
+    """
+
+    __slots__ = ()
+
+    def queue_callback(self, callback: Callable[[], Any]) -> None:
+        """Run ``callback()`` when the backward that is running now ends."""
+        if not _running:
+            raise RuntimeError("Final callbacks can only be installed during backward pass.")
+        _running[-1].final_callbacks.append(callback)
 
 
 def _root_edges(roots: Sequence[Tensor]) -> list[tuple[Node, int]]:

@@ -281,16 +281,19 @@ def grad_accumulator(leaf: Tensor) -> AccumulateGrad:
 
 class GraphTask:
     """One run of ``backward()`` or ``autograd.grad()``, as the hooks that fire during it
-    see it: a number of its own, and the nodes it will run (PyTorch's ``exec_info``).
+    see it: a number of its own, the nodes it will run (PyTorch's ``exec_info``), and the
+    callbacks queued to run when it ends (``final_callbacks``, see ``engine._EngineBase``).
     The engine enters it while it runs."""
 
-    __slots__ = ("id", "nodes", "captures", "saved_hooks_state", "current_node")
+    __slots__ = ("id", "nodes", "captures", "saved_hooks_state", "current_node",
+                 "final_callbacks")
     _ids = itertools.count()
 
     def __init__(self, nodes: Any, captures: Any) -> None:
         self.id = next(GraphTask._ids)
         self.nodes, self.captures = nodes, captures
         self.current_node: Node | None = None  # the node whose hooks or formula run now
+        self.final_callbacks: list[Callable[[], Any]] = []
 
     def __enter__(self) -> GraphTask:
         _running.append(self)

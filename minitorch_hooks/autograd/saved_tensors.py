@@ -151,11 +151,14 @@ class SavedTensor:
             return tensor._data
         current = self._version_counter[0]
         if current != self._saved_version:
+            # A saved input is the tensor itself in PyTorch, so the message shows it as it is
+            # now (``t_()`` changes its shape); a saved output is a copy of its metadata.
             if self._tensor is None:
-                grad_fn, output_nr = node, self._output_nr
+                grad_fn, output_nr, data = node, self._output_nr, self._array
             else:
                 grad_fn, output_nr = self._tensor.grad_fn, self._tensor._output_nr
-            raise RuntimeError(_modified_message(self._array, grad_fn, output_nr, current,
+                data = self._tensor._data
+            raise RuntimeError(_modified_message(data, grad_fn, output_nr, current,
                                                  self._saved_version))
         return self._array
 
@@ -182,9 +185,13 @@ def _modified_message(data: np.ndarray, grad_fn: Any, output_nr: int,
 
 
 def op_name(node: Any) -> str:
-    """``MulBackward0`` -> ``Mul``: PyTorch names the forward op in its errors."""
+    """``MulBackward0`` -> ``Mul``, ``TBackward1`` -> ``T1``: PyTorch names the forward op
+    in its errors (``Node::forward_op_name``)."""
     name = node.name()
-    return name[: name.rindex("Backward")] if "Backward" in name else name
+    head, found, number = name.rpartition("Backward")
+    if not found or not (number == "" or number.isdigit()):
+        return name
+    return head if number in ("", "0") else head + number
 
 
 def hooks_state() -> tuple[list[tuple[Callable, Callable]], str | None]:

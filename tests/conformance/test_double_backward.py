@@ -254,6 +254,30 @@ OPS: list[tuple[str, Op, tuple[np.ndarray, ...]]] = [
         x * x, size=(5, 3), mode="bilinear"), (signed((1, 2, 3, 4)),)),
     ("interpolate bilinear align_corners", lambda torch, x: torch.nn.functional.interpolate(
         x, size=(4, 6), mode="bilinear", align_corners=True) ** 3, (signed((1, 2, 3, 4)),)),
+    ("unsqueeze_", lambda torch, x: (x * x).unsqueeze_(-1) * x.unsqueeze(-1), (signed(S23),)),
+    ("squeeze_", lambda torch, x: (x * x).squeeze_() ** 2, (signed((1, 3)),)),
+    ("squeeze_ dim", lambda torch, x: (x * x).squeeze_(0) * x[0], (signed((1, 3)),)),
+    ("t_", lambda torch, x: (x * x).t_() * x.t(), (signed(S23),)),
+    ("transpose_", lambda torch, x: (x * 1).transpose_(0, 1) ** 3, (signed(S23),)),
+    ("log1p", lambda torch, x: x.log1p() * x, (positive(S23),)),
+    ("expm1", lambda torch, x: torch.expm1(x) * x, (signed(S23),)),
+    ("prod", lambda torch, x: x.prod() * x, (signed(S23),)),
+    ("prod with a zero", lambda torch, x: (x * torch.tensor([[1.0, 0.0, 1.0], [1.0, 1.0, 1.0]],
+                                                             dtype=torch.float64)).prod(),
+     (signed(S23),)),
+    ("prod dim", lambda torch, x: x.prod(1) ** 2, (signed(S34),)),
+    ("prod dim with zeros", lambda torch, x: (x * torch.tensor([1.0, 0.0, 1.0, 0.0],
+                                                               dtype=torch.float64)).prod(
+        0, keepdim=True) * x, (signed(S34),)),
+    ("cumsum", lambda torch, x: x.cumsum(1) ** 2, (signed(S34),)),
+    ("cumprod", lambda torch, x: x.cumprod(-1) * x, (signed(S34),)),
+    ("cumprod with zeros", lambda torch, x: (x * torch.tensor([1.0, 0.0, 1.0, 1.0],
+                                                              dtype=torch.float64)).cumprod(1),
+     (signed(S34),)),
+    ("flip", lambda torch, x: x.flip(0, 1) * x, (signed(S23),)),
+    ("amax", lambda torch, x: x.amax(1) ** 2, (signed(S34),)),
+    ("amin ties", lambda torch, x: (x * 0 + torch.tensor([1.0, 1.0, 2.0], dtype=torch.float64)
+                                    ).amin() * x, (signed(S23),)),
 ]
 
 # Node classes the table need not reach, and why.

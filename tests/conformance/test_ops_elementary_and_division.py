@@ -10,9 +10,9 @@ import pytest
 from harness import assert_same_outcome
 from ops_support import graph, leaf, run, saved, upstream, values
 
-ELEMENTARY = ["sin", "cos", "tan", "atan", "sinh", "cosh", "arctan", "erf"]
+ELEMENTARY = ["sin", "cos", "tan", "atan", "sinh", "cosh", "arctan", "erf", "expm1"]
 UNIT_INTERVAL = ["asin", "acos", "arcsin", "arccos"]  # defined on [-1, 1]
-POSITIVE = ["rsqrt", "sqrt"]
+POSITIVE = ["rsqrt", "sqrt", "log1p"]
 
 
 def _domain(name):
