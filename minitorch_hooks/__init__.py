@@ -22,6 +22,8 @@ from . import (
     _silent_numpy,  # noqa: F401 - first: see its docstring
     autograd,
     backends,
+    cuda,
+    jit,
     nn,
     optim,
     return_types,

@@ -118,6 +118,7 @@ _METHODS = {
     "new_tensor": _creation.new_tensor, "new_full": _creation.new_full,
     "new_zeros": _creation.new_zeros, "new_ones": _creation.new_ones,
     "new_empty": _creation.new_empty, "cpu": conversion.cpu, "type": conversion.type,
+    "cuda": conversion.cuda,
     # in place
     "add_": inplace.add_, "sub_": inplace.sub_, "mul_": inplace.mul_, "div_": inplace.div_,
     "pow_": inplace.pow_,
