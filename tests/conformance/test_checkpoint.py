@@ -121,6 +121,7 @@ def test_autograd_grad_and_backward_inputs(reentrant):
     """Only the non-reentrant variant works under ``autograd.grad`` and
     ``backward(inputs=...)``: the reentrant one runs a whole backward of its own."""
     def scenario(torch):
+        torch.manual_seed(0)
         results = []
         for run in ("grad", "inputs"):
             lin = torch.nn.Linear(2, 2)
@@ -147,6 +148,7 @@ def test_tensor_hooks_registered_inside_the_function(reentrant):
     variant the forward's tensor is the one in the graph, so its hook fires, and the
     recomputed tensor's hook does not."""
     def scenario(torch):
+        torch.manual_seed(0)
         log = []
         lin = torch.nn.Linear(2, 2)
 
@@ -171,6 +173,7 @@ def test_saved_tensor_hooks_see_only_the_checkpoint_inputs():
     ``saved_tensors_hooks`` around the call packs only the inputs the checkpoint keeps
     (and what is saved after it), and unpacks them when backward recomputes."""
     def scenario(torch):
+        torch.manual_seed(0)
         log = []
 
         def pack(t):
@@ -196,6 +199,7 @@ def test_saved_tensor_hooks_see_only_the_checkpoint_inputs():
 
 def test_nested_non_reentrant_checkpoints():
     def scenario(torch):
+        torch.manual_seed(0)
         log = []
         inner = torch.nn.Linear(2, 2)
         outer = torch.nn.Linear(2, 2)
@@ -218,6 +222,7 @@ def test_nested_non_reentrant_checkpoints():
 @MODES
 def test_a_second_backward_recomputes_again(reentrant):
     def scenario(torch):
+        torch.manual_seed(0)
         log = []
         lin = torch.nn.Linear(2, 2)
         lin.register_forward_hook(lambda m, a, o: log.append("forward"))
@@ -247,6 +252,7 @@ def test_under_no_grad_nothing_is_recorded(reentrant):
 
 def test_keyword_arguments_and_options_by_variant():
     def scenario(torch):
+        torch.manual_seed(0)
         checkpoint = torch.utils.checkpoint.checkpoint
         x = torch.ones(2, requires_grad=True)
         results = [checkpoint(lambda t, scale: t * scale, x, scale=3.0, use_reentrant=False)]
@@ -272,6 +278,7 @@ def test_keyword_arguments_and_options_by_variant():
 
 def test_context_fn_wraps_the_forward_and_the_recomputation():
     def scenario(torch):
+        torch.manual_seed(0)
         log = []
 
         class Where:
@@ -297,6 +304,7 @@ def test_context_fn_wraps_the_forward_and_the_recomputation():
 
 def test_a_recomputation_that_saves_other_tensors_is_an_error():
     def scenario(torch):
+        torch.manual_seed(0)
         calls = []
 
         def fn(x):
@@ -339,6 +347,7 @@ def test_early_stop_can_be_switched_off():
 
 def test_detach_variable_and_backward_validity():
     def scenario(torch):
+        torch.manual_seed(0)
         utils = torch.utils.checkpoint
         x = torch.ones(2, requires_grad=True) * 2
         detached = utils.detach_variable((x, 3, torch.zeros(1)))
