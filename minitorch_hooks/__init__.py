@@ -162,11 +162,12 @@ from .random import get_rng_state, initial_seed, manual_seed, seed, set_rng_stat
 from .serialization import load, save
 from .tracing import hook_trace
 
-# ``torch.utils.data`` and ``torch.utils.checkpoint`` work without their own import, as in
-# PyTorch. It is loaded last:
+# ``torch.utils.data``, ``torch.utils.checkpoint`` and ``torch.utils._pytree`` work without
+# their own import, as in PyTorch. It is loaded last:
 # ``utils`` itself is needed early (its hooks module), before tensors exist.
 _importlib.import_module(".utils.data", __name__)
 _importlib.import_module(".utils.checkpoint", __name__)
+_importlib.import_module(".utils._pytree", __name__)
 
 __version__ = "0.1.0"
 
