@@ -87,6 +87,7 @@ from ._ops.elementary import (
     sinh,
     tan,
 )
+from ._ops.indexing import index_select
 from ._ops.inplace import relu_
 from ._ops.linalg import addmm, matmul, mm
 from ._ops.pointwise import (

@@ -106,7 +106,7 @@ _METHODS = {
     "unsqueeze": shape.unsqueeze, "squeeze": shape.squeeze, "expand": shape.expand,
     "reshape_as": shape.reshape_as, "expand_as": shape.expand_as,
     "split": shape.split, "chunk": shape.chunk, "unbind": shape.unbind,
-    "__getitem__": indexing.getitem,
+    "__getitem__": indexing.getitem, "index_select": indexing.index_select,
     "__setitem__": setitem.setitem,
     "masked_fill": setitem.masked_fill, "masked_fill_": setitem.masked_fill_,
     # copies and conversions
