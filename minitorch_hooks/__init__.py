@@ -22,6 +22,8 @@ from . import (
     _silent_numpy,  # noqa: F401 - first: see its docstring
     autograd,
     backends,
+    cuda,
+    jit,
     nn,
     optim,
     return_types,
@@ -88,6 +90,7 @@ from ._ops.elementary import (
     tan,
 )
 from ._ops.histogram import histc
+from ._ops.indexing import index_select
 from ._ops.inplace import relu_
 from ._ops.linalg import addmm, matmul, mm
 from ._ops.logical import (
@@ -188,9 +191,12 @@ from .random import get_rng_state, initial_seed, manual_seed, seed, set_rng_stat
 from .serialization import load, save
 from .tracing import hook_trace
 
-# ``torch.utils.data`` works without its own import, as in PyTorch. It is loaded last:
+# ``torch.utils.data``, ``torch.utils.checkpoint`` and ``torch.utils._pytree`` work without
+# their own import, as in PyTorch. It is loaded last:
 # ``utils`` itself is needed early (its hooks module), before tensors exist.
 _importlib.import_module(".utils.data", __name__)
+_importlib.import_module(".utils.checkpoint", __name__)
+_importlib.import_module(".utils._pytree", __name__)
 
 __version__ = "0.1.0"
 

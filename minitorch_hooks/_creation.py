@@ -14,8 +14,9 @@ from typing import Any
 
 import numpy as np
 
-from . import _dtype, _tensor
+from . import _dtype
 from ._allocation import allocating, check_sizes
+from ._device import check_available
 from ._tensor import Tensor, _shape_from, _to_array_like, wrap
 from ._warnings import warn_once
 from .random import default_generator
@@ -104,7 +105,7 @@ def _check_lengths(data: Any, sizes: list[int], dim: int, leaf_error: str) -> No
 
 def _check_device(device: Any) -> None:
     if device is not None:
-        _tensor.device(device)  # the only device is the CPU: anything else is an error
+        check_available(device)  # the only device is the CPU: anything else is an error
 
 
 def _finish(data: np.ndarray, requires_grad: bool, device: Any = None) -> Tensor:
@@ -362,7 +363,7 @@ def eye(n: int, m: int | None = None, *, dtype: _dtype.dtype | None = None,
 def _random(data: np.ndarray, requires_grad: bool, generator: Any, fill: str,
             *args: Any, device: Any = None) -> Tensor:
     if device is not None:
-        _tensor.device(device)  # checked before drawing, so a refused call draws nothing
+        check_available(device)  # checked before drawing, so a refused call draws nothing
     getattr(generator or default_generator, fill)(data, *args)
     return _finish(data, requires_grad)
 

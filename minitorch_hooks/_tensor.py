@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from . import _dtype
+from ._device import device
 from ._size import Size
 from .utils.hooks import RemovableHandle, add_hook
 
@@ -37,30 +38,7 @@ _DETACH_VIEW = (
 )
 
 
-class device:  # noqa: N801 - torch's name
-    """Where a tensor lives. minitorch_hooks has one device, the CPU."""
-
-    __slots__ = ("type",)
-
-    def __init__(self, type: str = "cpu") -> None:  # noqa: A002 - torch's argument name
-        if str(type) != "cpu":
-            raise RuntimeError(f"minitorch_hooks runs on the CPU only, not on '{type}'")
-        self.type = "cpu"
-
-    def __repr__(self) -> str:
-        return "device(type='cpu')"
-
-    def __str__(self) -> str:
-        return "cpu"
-
-    def __eq__(self, other: object) -> bool:
-        return str(other) == "cpu"
-
-    def __hash__(self) -> int:
-        return hash("cpu")
-
-
-_CPU = device()
+_CPU = device("cpu")
 
 
 def wrap(data: Any, requires_grad: bool = False, cls: type | None = None) -> Tensor:

@@ -9,6 +9,8 @@ See <https://docs.pytorch.org/docs/2.13/random.html> and
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from typing import Any
 
 from ._generator import Generator
@@ -43,3 +45,25 @@ def get_rng_state() -> Any:
 def set_rng_state(new_state: Any) -> None:
     """Restore the default generator's state from ``get_rng_state`` (ours or PyTorch's)."""
     default_generator.set_state(new_state)
+
+
+@contextlib.contextmanager
+def fork_rng(devices: Any = None, enabled: bool = True, _caller: str = "fork_rng",
+             _devices_kw: str = "devices", device_type: str | None = None) -> Iterator[None]:
+    """Run the block, then put the default generator back in the state it had before it,
+    so that random numbers drawn inside do not change those drawn after.
+
+    PyTorch forks the generators of the GPUs in ``devices`` too; there are none here (as on
+    a CPU-only PyTorch, where ``torch.cuda.device_count()`` is 0). ``enabled=False`` runs
+    the block without forking. Activation checkpointing uses it to recompute a forward
+    with the random numbers of the first run, leaving the generator where it was.
+    See <https://docs.pytorch.org/docs/2.13/random.html#torch.random.fork_rng>
+    """
+    if not enabled:
+        yield
+        return
+    cpu_rng_state = get_rng_state()
+    try:
+        yield
+    finally:
+        set_rng_state(cpu_rng_state)

@@ -120,7 +120,7 @@ _METHODS = {
     "t_": shape_inplace.t_, "transpose_": shape_inplace.transpose_,
     "swapdims_": shape_inplace.transpose_, "swapaxes_": shape_inplace.transpose_,
     "split": shape.split, "chunk": shape.chunk, "unbind": shape.unbind,
-    "__getitem__": indexing.getitem,
+    "__getitem__": indexing.getitem, "index_select": indexing.index_select,
     "__setitem__": setitem.setitem,
     "masked_fill": setitem.masked_fill, "masked_fill_": setitem.masked_fill_,
     # copies and conversions
@@ -132,7 +132,7 @@ _METHODS = {
     "new_tensor": _creation.new_tensor, "new_full": _creation.new_full,
     "new_zeros": _creation.new_zeros, "new_ones": _creation.new_ones,
     "new_empty": _creation.new_empty, "new": _tensor_new.new,
-    "cpu": conversion.cpu, "type": conversion.type,
+    "cpu": conversion.cpu, "type": conversion.type, "cuda": conversion.cuda,
     # in place
     "add_": inplace.add_, "sub_": inplace.sub_, "mul_": inplace.mul_, "div_": inplace.div_,
     "pow_": inplace.pow_,

@@ -13,6 +13,7 @@ import numpy as np
 
 from .. import _dtype
 from .._allocation import allocation_failed
+from .._device import check_available
 from .._tensor import Tensor, wrap
 from ..autograd.graph import Node
 from ._record import record
@@ -62,17 +63,15 @@ def parse_to(*args: Any, dtype: _dtype.dtype | None = None, **kwargs: Any
     ``Module.to`` read their arguments the same way, as PyTorch's share ``_parse_to``.
     See <https://docs.pytorch.org/docs/2.13/generated/torch.Tensor.to.html>
     """
-    from .._tensor import device
-
     for arg in args:
         if isinstance(arg, _dtype.dtype):
             dtype = arg
         elif isinstance(arg, Tensor):
             dtype = arg.dtype
         elif arg is not None and not isinstance(arg, builtins.bool):  # (``bool`` is ours)
-            device(arg)  # raises for anything but the CPU
+            check_available(arg)  # raises for anything but the CPU
     if kwargs.get("device") is not None:
-        device(kwargs["device"])
+        check_available(kwargs["device"])
     return dtype
 
 
@@ -92,6 +91,17 @@ def cpu(input: Tensor) -> Tensor:
     returns the same tensor when no copy is needed.)
     See <https://docs.pytorch.org/docs/2.13/generated/torch.Tensor.cpu.html>
     """
+    return input
+
+
+def cuda(input: Tensor, device: Any = None, non_blocking: bool = False) -> Tensor:
+    """Refused, as on a CPU-only PyTorch: ``AssertionError: Torch not compiled with CUDA
+    enabled``; ``cuda(0)`` (an index, which means "the accelerator") fails first, as
+    there is none. Code that calls ``.cuda()`` only when ``torch.cuda.is_available()``
+    runs on the CPU instead.
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.Tensor.cuda.html>
+    """
+    check_available("cuda" if device is None else device)
     return input
 
 

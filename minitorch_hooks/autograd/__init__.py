@@ -15,7 +15,7 @@ from .engine import run_backward
 from .function import Function, FunctionCtx
 from .grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
 from .gradcheck import GradcheckError, gradcheck, gradgradcheck
-from .graph import Node
+from .graph import Node, _is_checkpoint_valid  # noqa: F401 - torch.autograd's name
 from .variable import Variable
 
 __all__ = ["backward", "grad", "no_grad", "enable_grad", "set_grad_enabled",

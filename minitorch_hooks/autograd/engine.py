@@ -185,7 +185,7 @@ class GraphPlan:
         # The nodes this run will run, for hooks that ask (``register_multi_grad_hook``).
         self.task = GraphTask(self.dependencies if self.needed is None
                               else self.needed | self.captures.keys(),
-                              self.captures if self.returns else {})
+                              self.captures if self.returns else {}, self.needed is None)
         # With ``inputs``, only nodes that run or pick up a gradient are queued, and a single
         # root's node, where PyTorch starts whatever it leads to.
         self.queued = None

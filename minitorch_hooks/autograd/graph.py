@@ -285,13 +285,15 @@ class GraphTask:
     callbacks queued to run when it ends (``final_callbacks``, see ``engine._EngineBase``).
     The engine enters it while it runs."""
 
-    __slots__ = ("id", "nodes", "captures", "saved_hooks_state", "current_node",
-                 "final_callbacks")
+    __slots__ = ("id", "nodes", "captures", "can_checkpoint", "saved_hooks_state",
+                 "current_node", "final_callbacks")
     _ids = itertools.count()
 
-    def __init__(self, nodes: Any, captures: Any) -> None:
+    def __init__(self, nodes: Any, captures: Any, can_checkpoint: bool = True) -> None:
         self.id = next(GraphTask._ids)
         self.nodes, self.captures = nodes, captures
+        # Whether every node runs (no ``inputs``), which reentrant checkpointing needs.
+        self.can_checkpoint = can_checkpoint
         self.current_node: Node | None = None  # the node whose hooks or formula run now
         self.final_callbacks: list[Callable[[], Any]] = []
 
@@ -322,6 +324,15 @@ def current_graph_task_id() -> int:
     """The number of the backward running now, -1 outside one (PyTorch's
     ``torch._C._current_graph_task_id``)."""
     return _running[-1].id if _running else -1
+
+
+def _is_checkpoint_valid() -> bool:
+    """Whether a backward started now, inside the backward running, may run the whole
+    graph it is given: not inside ``autograd.grad`` or ``backward(inputs=...)``, which
+    run only part of theirs. Reentrant checkpointing asks, because its recomputed part
+    would otherwise be cut off from its inputs (PyTorch's
+    ``torch.autograd._is_checkpoint_valid``)."""
+    return all(task.can_checkpoint for task in _running)
 
 
 def will_engine_execute_node(node: Node) -> bool:

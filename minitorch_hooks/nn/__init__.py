@@ -1,6 +1,6 @@
 """Neural-network building blocks, as in ``torch.nn``."""
 
-from . import functional, init, modules, utils
+from . import functional, init, modules, parallel, utils
 from .modules import (
     GELU,
     AdaptiveAvgPool2d,
@@ -42,13 +42,15 @@ from .modules import (
     TransformerEncoderLayer,
     Upsample,
 )
+from .parallel import DataParallel
 from .parameter import Buffer, Parameter, UninitializedBuffer, UninitializedParameter
 
 __all__ = ["AdaptiveAvgPool2d", "AvgPool2d", "BatchNorm1d", "BatchNorm2d", "Buffer", "Conv1d",
-           "Conv2d", "CrossEntropyLoss", "Dropout", "Embedding", "Flatten", "GELU", "GroupNorm",
+           "Conv2d", "CrossEntropyLoss", "DataParallel", "Dropout", "Embedding", "Flatten", "GELU",
+           "GroupNorm",
            "Identity", "L1Loss", "LayerNorm", "LazyLinear", "LeakyReLU", "Linear", "LogSoftmax",
            "MSELoss", "MaxPool2d", "Module", "ModuleDict", "ModuleList", "MultiheadAttention",
            "NLLLoss", "Parameter",
            "ReLU", "Sequential", "SiLU", "Sigmoid", "Softmax", "Softmin", "Tanh",
            "UninitializedBuffer", "UninitializedParameter", "Upsample", "functional", "init",
-           "modules", "utils"]
+           "modules", "parallel", "utils"]

@@ -346,21 +346,40 @@ def test_creation_on_the_cpu_device(make):
 
 
 @pytest.mark.parametrize("make", DEVICE_TAKERS.values(), ids=DEVICE_TAKERS.keys())
+def test_creation_on_a_cuda_device_fails_as_in_a_cpu_only_build(make):
+    """A CPU-only PyTorch refuses a tensor on "cuda" with ``AssertionError: Torch not
+    compiled with CUDA enabled``; nothing is put on the CPU instead, and no random numbers
+    are drawn (the next ``rand`` is the first one after seeding)."""
+    def scenario(torch):
+        torch.manual_seed(0)
+        results = []
+        for device in ("cuda", "cuda:0", torch.device("cuda", 1)):
+            try:
+                make(torch, device)
+            except AssertionError as error:
+                results.append(str(error))
+        return results, torch.rand(1)
+
+    assert_same_outcome(scenario)
+
+
+@pytest.mark.parametrize("make", DEVICE_TAKERS.values(), ids=DEVICE_TAKERS.keys())
 def test_creation_on_another_device_is_an_error_deviation(make):
-    """DEVIATION: minitorch_hooks has only the CPU, so asking for a tensor on another
-    device raises the error ``Tensor.to`` raises, naming the device, where a CPU-only
-    build of PyTorch says it was not compiled with CUDA. Nothing is silently put on the
-    CPU instead, and no random numbers are drawn."""
+    """DEVIATION: minitorch_hooks has only the CPU (and no meta tensors), so asking for a
+    tensor on a device that is neither the CPU nor CUDA (here "mps") raises an error
+    naming the device, where PyTorch says (in a RuntimeError or a NotImplementedError)
+    that it was not built with MPS support. Nothing is
+    silently put on the CPU instead, and no random numbers are drawn."""
     def scenario(torch):
         torch.manual_seed(0)
         try:
-            make(torch, "cuda")
-        except (RuntimeError, AssertionError) as error:
+            make(torch, "mps")
+        except (RuntimeError, NotImplementedError) as error:
             return type(error).__name__, str(error), torch.rand(1)
         return "no error"
 
     theirs, _ = pytorch_outcome(scenario)
     ours, _ = outcome(scenario, minitorch_hooks)
-    assert theirs[0] in ("AssertionError", "RuntimeError"), theirs
-    assert ours[:2] == ("RuntimeError", "minitorch_hooks runs on the CPU only, not on 'cuda'")
+    assert theirs[0] in ("RuntimeError", "NotImplementedError"), theirs
+    assert ours[:2] == ("RuntimeError", "minitorch_hooks runs on the CPU only, not on 'mps'")
     np.testing.assert_array_equal(ours[2].numpy(), theirs[2].array)

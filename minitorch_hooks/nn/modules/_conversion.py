@@ -107,6 +107,12 @@ class ConversionMixin:
         """Move to the CPU: everything is there already, so the tensors stay as they are."""
         return self._apply(lambda t: t.cpu())
 
+    def cuda(self, device: Any = None) -> Module:
+        """Move to a GPU: each tensor's ``cuda()``, which on a CPU-only build raises
+        ``AssertionError: Torch not compiled with CUDA enabled`` at the first parameter or
+        buffer (a module without any has nothing to move, and is returned)."""
+        return self._apply(lambda t: t.cuda(device))
+
     def type(self, dst_type: Any) -> Module:
         """Cast *every* parameter and buffer, integer ones too, to ``dst_type`` (a dtype or
         a legacy name such as ``"torch.DoubleTensor"``)."""
