@@ -151,6 +151,8 @@ from ._ops.shape import (
     unsqueeze,
 )
 from ._ops.softmax import log_softmax, softmax
+from ._ops.vdot import vdot
+from ._ops.weight_norm import _weight_norm, norm_except_dim
 from ._size import Size
 from ._tensor import Tensor, device
 from ._tensor_str import get_printoptions, printoptions, set_printoptions

@@ -1,6 +1,10 @@
-"""Utilities around modules: gradient clipping and pruning, as in ``torch.nn.utils``."""
+"""Utilities around modules, as in ``torch.nn.utils``: gradient clipping, pruning, weight
+and spectral normalisation, parametrizations."""
 
-from . import prune
+from . import parametrizations, parametrize, prune
 from .clip_grad import clip_grad_norm_
+from .spectral_norm import remove_spectral_norm, spectral_norm
+from .weight_norm import remove_weight_norm, weight_norm
 
-__all__ = ["clip_grad_norm_", "prune"]
+__all__ = ["clip_grad_norm_", "parametrizations", "parametrize", "prune",
+           "remove_spectral_norm", "remove_weight_norm", "spectral_norm", "weight_norm"]
