@@ -151,6 +151,7 @@ from ._ops.shape import (
     unsqueeze,
 )
 from ._ops.softmax import log_softmax, softmax
+from ._ops.unsafe_split import unsafe_chunk
 from ._ops.vdot import vdot
 from ._ops.weight_norm import _weight_norm, norm_except_dim
 from ._size import Size

@@ -26,6 +26,7 @@ from . import (
     setitem,
     shape,
     softmax,
+    unsafe_split,
 )
 from ._arguments import checked
 
@@ -106,6 +107,7 @@ _METHODS = {
     "unsqueeze": shape.unsqueeze, "squeeze": shape.squeeze, "expand": shape.expand,
     "reshape_as": shape.reshape_as, "expand_as": shape.expand_as,
     "split": shape.split, "chunk": shape.chunk, "unbind": shape.unbind,
+    "unsafe_chunk": unsafe_split.unsafe_chunk,
     "__getitem__": indexing.getitem,
     "__setitem__": setitem.setitem,
     "masked_fill": setitem.masked_fill, "masked_fill_": setitem.masked_fill_,

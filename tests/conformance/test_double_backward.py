@@ -265,6 +265,8 @@ OPS: list[tuple[str, Op, tuple[np.ndarray, ...]]] = [
      (signed(S34),)),
     ("norm_except_dim 0", lambda torch, x: torch.norm_except_dim(x * x, 2, 0),
      (signed((2, 3, 4)),)),
+    ("unsafe_chunk", lambda torch, x: (x * x).unsafe_chunk(3, 1)[0].sigmoid_() * x[:, :1],
+     (signed((2, 5)),)),
 ]
 
 # Node classes the table need not reach, and why.
