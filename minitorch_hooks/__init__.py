@@ -173,6 +173,9 @@ from ._ops.shape import (
 from ._ops.shape import transpose as swapaxes
 from ._ops.shape import transpose as swapdims
 from ._ops.softmax import log_softmax, softmax
+from ._ops.unsafe_split import unsafe_chunk
+from ._ops.vdot import vdot
+from ._ops.weight_norm import _weight_norm, norm_except_dim
 from ._size import Size
 from ._tensor import Tensor, device
 from ._tensor_new import (

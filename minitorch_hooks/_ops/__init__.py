@@ -30,6 +30,7 @@ from . import (
     shape,
     shape_inplace,
     softmax,
+    unsafe_split,
 )
 from ._arguments import checked
 
@@ -120,6 +121,7 @@ _METHODS = {
     "t_": shape_inplace.t_, "transpose_": shape_inplace.transpose_,
     "swapdims_": shape_inplace.transpose_, "swapaxes_": shape_inplace.transpose_,
     "split": shape.split, "chunk": shape.chunk, "unbind": shape.unbind,
+    "unsafe_chunk": unsafe_split.unsafe_chunk,
     "__getitem__": indexing.getitem, "index_select": indexing.index_select,
     "__setitem__": setitem.setitem,
     "masked_fill": setitem.masked_fill, "masked_fill_": setitem.masked_fill_,

@@ -3,6 +3,9 @@
 from . import functional, init, modules, parallel, utils
 from .modules import (
     GELU,
+    GRU,
+    LSTM,
+    RNN,
     AdaptiveAvgPool2d,
     AvgPool2d,
     BatchNorm1d,
@@ -14,6 +17,7 @@ from .modules import (
     Embedding,
     Flatten,
     GroupNorm,
+    GRUCell,
     Identity,
     L1Loss,
     LayerNorm,
@@ -21,6 +25,7 @@ from .modules import (
     LeakyReLU,
     Linear,
     LogSoftmax,
+    LSTMCell,
     MaxPool2d,
     Module,
     ModuleDict,
@@ -29,6 +34,9 @@ from .modules import (
     MultiheadAttention,
     NLLLoss,
     ReLU,
+    RNNBase,
+    RNNCell,
+    RNNCellBase,
     Sequential,
     Sigmoid,
     SiLU,
@@ -53,4 +61,5 @@ __all__ = ["AdaptiveAvgPool2d", "AvgPool2d", "BatchNorm1d", "BatchNorm2d", "Buff
            "NLLLoss", "Parameter",
            "ReLU", "Sequential", "SiLU", "Sigmoid", "Softmax", "Softmin", "Tanh",
            "UninitializedBuffer", "UninitializedParameter", "Upsample", "functional", "init",
-           "modules", "parallel", "utils"]
+           "modules", "parallel", "utils", "GRU", "LSTM", "RNN", "GRUCell", "LSTMCell",
+           "RNNBase", "RNNCell", "RNNCellBase"]

@@ -1,13 +1,18 @@
 """Optimisers, as in ``torch.optim``: they update parameters in place from their ``.grad``.
 
-As in PyTorch, the submodules are not attributes of the package: the global step hooks are
-imported by name, ``from torch.optim.optimizer import register_optimizer_step_pre_hook``.
+As in PyTorch, the submodules are not attributes of the package (except ``lr_scheduler``):
+the global step hooks are imported by name,
+``from torch.optim.optimizer import register_optimizer_step_pre_hook``.
 """
 
+from . import lr_scheduler
+from .adagrad import Adagrad
 from .adam import Adam
+from .adamw import AdamW
 from .optimizer import Optimizer
+from .rmsprop import RMSprop
 from .sgd import SGD
 
-del adam, optimizer, sgd  # noqa: F821 - bound by the imports above, as in PyTorch
+del adagrad, adam, adamw, optimizer, rmsprop, sgd  # noqa: F821 - bound by the imports above
 
-__all__ = ["SGD", "Adam", "Optimizer"]
+__all__ = ["SGD", "Adagrad", "Adam", "AdamW", "Optimizer", "RMSprop", "lr_scheduler"]

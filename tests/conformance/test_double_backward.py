@@ -278,6 +278,19 @@ OPS: list[tuple[str, Op, tuple[np.ndarray, ...]]] = [
     ("amax", lambda torch, x: x.amax(1) ** 2, (signed(S34),)),
     ("amin ties", lambda torch, x: (x * 0 + torch.tensor([1.0, 1.0, 2.0], dtype=torch.float64)
                                     ).amin() * x, (signed(S23),)),
+    ("vdot", lambda torch, x, y: torch.vdot(x, y * y) * x, (signed(S3), signed(S3, 1))),
+    ("_weight_norm dim 0", lambda torch, v, g: torch._weight_norm(v * v, g, 0),
+     (signed(S34), positive((3, 1), 1))),
+    ("_weight_norm last dim", lambda torch, v, g: torch._weight_norm(v, g * g, 1),
+     (signed(S34), signed((1, 4), 1))),
+    ("_weight_norm middle dim", lambda torch, v, g: torch._weight_norm(v, g, 1),
+     (signed((2, 3, 4)), positive((1, 3, 1), 1))),
+    ("norm_except_dim whole", lambda torch, x: torch.norm_except_dim(x, 2, -1) * x,
+     (signed(S34),)),
+    ("norm_except_dim 0", lambda torch, x: torch.norm_except_dim(x * x, 2, 0),
+     (signed((2, 3, 4)),)),
+    ("unsafe_chunk", lambda torch, x: (x * x).unsafe_chunk(3, 1)[0].sigmoid_() * x[:, :1],
+     (signed((2, 5)),)),
 ]
 
 # Node classes the table need not reach, and why.

@@ -89,6 +89,20 @@ OPTIMIZERS = {
                                                         foreach=False),
     "adam_not_fused_not_capturable_not_differentiable": lambda optim, params: optim.Adam(
         params, lr=0.05, fused=False, capturable=False, differentiable=False),
+    # AdamW is Adam with decoupled weight decay, 1e-2 by default.
+    "adamw": lambda optim, params: optim.AdamW(params, lr=0.05),
+    "adamw_amsgrad_maximize": lambda optim, params: optim.AdamW(
+        params, lr=0.05, betas=(0.5, 0.9), weight_decay=0.2, amsgrad=True, maximize=True),
+    "rmsprop": lambda optim, params: optim.RMSprop(params),
+    "rmsprop_momentum_centered_weight_decay": lambda optim, params: optim.RMSprop(
+        params, lr=0.01, alpha=0.9, momentum=0.5, centered=True, weight_decay=0.1),
+    "rmsprop_maximize_foreach": lambda optim, params: optim.RMSprop(
+        params, lr=0.01, momentum=0.3, maximize=True, foreach=True),
+    "adagrad": lambda optim, params: optim.Adagrad(params),
+    "adagrad_lr_decay_accumulator_weight_decay": lambda optim, params: optim.Adagrad(
+        params, lr=0.1, lr_decay=0.05, weight_decay=0.1, initial_accumulator_value=0.5),
+    "adagrad_maximize_foreach": lambda optim, params: optim.Adagrad(
+        params, lr=0.1, eps=1e-6, foreach=True, maximize=True),
 }
 
 
@@ -126,7 +140,7 @@ def test_repr_param_groups_and_defaults(make):
     assert_same_outcome(scenario)
 
 
-@pytest.mark.parametrize("name", ["SGD", "Adam"])
+@pytest.mark.parametrize("name", ["SGD", "Adam", "AdamW", "RMSprop", "Adagrad"])
 def test_repr_with_default_options(name):
     def scenario(torch):
         return repr(getattr(torch.optim, name)(model(torch).parameters()))

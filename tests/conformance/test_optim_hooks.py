@@ -174,6 +174,9 @@ OPTIMISERS = {
     "sgd_plain": lambda optim, p: optim.SGD(p, lr=0.1),
     "adam_amsgrad": lambda optim, p: optim.Adam(p, lr=0.1, betas=(0.8, 0.9), amsgrad=True),
     "adam": lambda optim, p: optim.Adam(p, lr=0.01, weight_decay=0.1),
+    "adamw": lambda optim, p: optim.AdamW(p, lr=0.01, amsgrad=True),
+    "rmsprop": lambda optim, p: optim.RMSprop(p, lr=0.01, momentum=0.5, centered=True),
+    "adagrad": lambda optim, p: optim.Adagrad(p, lr=0.1, lr_decay=0.1),
 }
 
 

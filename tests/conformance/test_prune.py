@@ -159,16 +159,3 @@ def test_remove_of_a_parameter_that_is_not_pruned():
         prune.remove(layer(torch), "weight")
 
     assert_same_outcome(scenario)
-
-
-def test_pruning_the_same_parameter_twice_is_refused_here():
-    """PyTorch combines two pruning methods on one parameter in a ``PruningContainer``;
-    minitorch_hooks says plainly that it does not, and leaves the first pruning in place."""
-    import minitorch_hooks as torch
-    from minitorch_hooks.nn.utils import prune
-
-    module = layer(torch)
-    prune.l1_unstructured(module, "weight", amount=5)
-    with pytest.raises(NotImplementedError, match="PruningContainer"):
-        prune.l1_unstructured(module, "weight", amount=5)
-    assert int((module.weight_mask == 0).sum()) == 5 and len(module._forward_pre_hooks) == 1

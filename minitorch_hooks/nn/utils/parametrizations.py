@@ -1,0 +1,137 @@
+"""Parametrizations PyTorch ships: ``weight_norm`` and ``spectral_norm`` as modules.
+
+Each is a small module registered with ``parametrize.register_parametrization``, so the
+weight becomes a property computed from ``parametrizations.weight.original*`` (see
+``parametrize.py``), instead of the legacy forward pre-hooks of ``utils/weight_norm.py``
+and ``utils/spectral_norm.py``:
+
+* ``weight_norm``: ``_WeightNorm.right_inverse`` splits the weight into the magnitude
+  ``original0`` (``norm_except_dim(weight, 2, dim)``) and the direction ``original1`` (the
+  weight itself); its forward is ``torch._weight_norm(original1, original0, dim)``. It also
+  registers a load-state-dict pre-hook that renames a legacy checkpoint's ``weight_g`` and
+  ``weight_v`` to ``parametrizations.weight.original0`` and ``original1``, so the old
+  state dicts load into the new layout;
+* ``spectral_norm``: ``_SpectralNorm`` keeps the power-iteration vectors as its buffers
+  ``_u`` and ``_v`` (drawn and normalised when made, then 15 iterations), runs one more
+  iteration at each read of the weight in training mode, and divides by
+  ``sigma = vdot(u, W v)``; a 1-d weight is simply normalised.
+
+``orthogonal`` (which needs QR factorisations and the matrix exponential) is not in
+minitorch_hooks.
+See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.utils.parametrizations.weight_norm.html>
+and <https://docs.pytorch.org/docs/2.13/generated/torch.nn.utils.parametrizations.spectral_norm.html>
+"""
+
+from __future__ import annotations
+
+from ..._ops.linalg import matmul
+from ..._ops.vdot import vdot
+from ..._ops.weight_norm import _weight_norm, norm_except_dim
+from ..._tensor import Tensor
+from ...autograd.grad_mode import no_grad
+from ..modules.module import Module
+from . import parametrize
+from .spectral_norm import _normalize
+
+__all__ = ["spectral_norm", "weight_norm"]
+
+
+class _WeightNorm(Module):
+    def __init__(self, dim: int | None = 0) -> None:
+        super().__init__()
+        self.dim = -1 if dim is None else dim
+
+    def forward(self, weight_g: Tensor, weight_v: Tensor) -> Tensor:
+        return _weight_norm(weight_v, weight_g, self.dim)
+
+    def right_inverse(self, weight: Tensor) -> tuple[Tensor, Tensor]:
+        return norm_except_dim(weight, 2, self.dim), weight
+
+
+def weight_norm(module: Module, name: str = "weight", dim: int | None = 0) -> Module:
+    """Write ``module.<name>`` as a magnitude times a direction, parametrized.
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.utils.parametrizations.weight_norm.html>
+    """
+    parametrize.register_parametrization(module, name, _WeightNorm(dim), unsafe=True)
+
+    def _weight_norm_compat_hook(state_dict: dict, prefix: str, local_metadata: dict,
+                                 strict: bool, missing_keys: list, unexpected_keys: list,
+                                 error_msgs: list) -> None:
+        g_key, v_key = f"{prefix}{name}_g", f"{prefix}{name}_v"
+        if g_key in state_dict and v_key in state_dict:
+            original0 = state_dict.pop(g_key)
+            original1 = state_dict.pop(v_key)
+            state_dict[f"{prefix}parametrizations.{name}.original0"] = original0
+            state_dict[f"{prefix}parametrizations.{name}.original1"] = original1
+
+    module._register_load_state_dict_pre_hook(_weight_norm_compat_hook)
+    return module
+
+
+class _SpectralNorm(Module):
+    def __init__(self, weight: Tensor, n_power_iterations: int = 1, dim: int = 0,
+                 eps: float = 1e-12) -> None:
+        super().__init__()
+        ndim = weight.ndim
+        if dim >= ndim or dim < -ndim:
+            raise IndexError(f"Dimension out of range (expected to be in range of [-{ndim}, "
+                             f"{ndim - 1}] but got {dim})")
+        if n_power_iterations <= 0:
+            raise ValueError("Expected n_power_iterations to be positive, but got "
+                             f"n_power_iterations={n_power_iterations}")
+        self.dim = dim if dim >= 0 else dim + ndim
+        self.eps = eps
+        if ndim > 1:
+            self.n_power_iterations = n_power_iterations
+            weight_mat = self._reshape_weight_to_matrix(weight)
+            h, w = weight_mat.size()
+            u = weight_mat.new_empty(h).normal_(0, 1)
+            v = weight_mat.new_empty(w).normal_(0, 1)
+            self.register_buffer("_u", _normalize(u, self.eps))
+            self.register_buffer("_v", _normalize(v, self.eps))
+            self._power_method(weight_mat, 15)  # start from a good estimate
+
+    def _reshape_weight_to_matrix(self, weight: Tensor) -> Tensor:
+        if weight.ndim <= 1:
+            raise AssertionError("Expected weight to have more than 1 dimension, got "
+                                 f"{weight.ndim}")
+        if self.dim != 0:
+            weight = weight.permute(self.dim, *(d for d in range(weight.dim()) if d != self.dim))
+        return weight.flatten(1)
+
+    def _power_method(self, weight_mat: Tensor, n_power_iterations: int) -> None:
+        """Improve ``_u`` and ``_v``, in place: ``u = normalize(W v)``, ``v =
+        normalize(W^T u)``."""
+        with no_grad():
+            for _ in range(n_power_iterations):
+                self._u = _normalize(matmul(weight_mat, self._v), self.eps, out=self._u)
+                self._v = _normalize(matmul(weight_mat.t(), self._u), self.eps, out=self._v)
+
+    def forward(self, weight: Tensor) -> Tensor:
+        if weight.ndim == 1:
+            return _normalize(weight, self.eps)
+        weight_mat = self._reshape_weight_to_matrix(weight)
+        if self.training:
+            self._power_method(weight_mat, self.n_power_iterations)
+        u, v = self._u.clone(), self._v.clone()  # the graph keeps these values
+        sigma = vdot(u, matmul(weight_mat, v))
+        return weight / sigma
+
+    def right_inverse(self, value: Tensor) -> Tensor:
+        return value
+
+
+def spectral_norm(module: Module, name: str = "weight", n_power_iterations: int = 1,
+                  eps: float = 1e-12, dim: int | None = None) -> Module:
+    """Divide ``module.<name>`` by its spectral norm at each read, parametrized.
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.utils.parametrizations.spectral_norm.html>
+    """
+    weight = getattr(module, name, None)
+    if not isinstance(weight, Tensor):
+        raise ValueError(f"Module '{module}' has no parameter or buffer with name '{name}'")
+    if dim is None:  # (minitorch_hooks has no transposed convolutions yet: named here)
+        dim = 1 if type(module).__name__ in ("ConvTranspose1d", "ConvTranspose2d",
+                                             "ConvTranspose3d") else 0
+    parametrize.register_parametrization(
+        module, name, _SpectralNorm(weight, n_power_iterations, dim, eps))
+    return module
