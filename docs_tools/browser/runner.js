@@ -31,6 +31,16 @@
     return text[key].replace(/\{(\w+)\}/g, (_, name) => values[name]);
   }
 
+  // A paragraph of text in which `x` is code.
+  function paragraph(line) {
+    const made = document.createElement("p");
+    line.split("`").forEach((part, index) => {
+      if (index % 2 === 0) made.append(part);
+      else made.append(Object.assign(document.createElement("code"), { textContent: part }));
+    });
+    return made;
+  }
+
   class Stopped extends Error {}
 
   // The worker, started on the first request, and again after a Stop.
@@ -217,10 +227,11 @@
     section.dataset.exercise = exercise.number;
     const heading = element("h2", "", say("exerciseHeading"));
     heading.id = "mth-try-it";
-    const intro = element("p", "", say("exerciseIntro", { number: exercise.number }));
+    const intro = paragraph(say("exerciseIntro", { number: exercise.number }));
     const editor = element("textarea", "mth-exercise__editor");
     editor.value = storage.get("code", exercise.starter);
     editor.spellcheck = false;
+    editor.wrap = "off"; // Python's lines are not wrapped: the editor scrolls sideways
     editor.rows = 24;
     editor.setAttribute("aria-label", exercise.filename);
     editor.addEventListener("input", () => storage.set("code", editor.value));
