@@ -62,7 +62,7 @@ def _integrity(data: bytes) -> str:
     return "sha512-" + base64.b64encode(hashlib.sha512(data).digest()).decode()
 
 
-def fetch_runtime(folder: Path = CACHE) -> str | None:
+def fetch_runtime(folder: Path) -> str | None:
     """Fetch the pinned runtime into ``folder`` with ``npm pack``, unless it is there.
     Returns why it cannot be had (no npm, npm failed), or None when it is there.
 
@@ -115,7 +115,7 @@ def runtime() -> Path | None:
     if os.environ.get(SWITCH) == "0":
         reason = f"{SWITCH}=0"
     else:
-        reason = fetch_runtime()
+        reason = fetch_runtime(CACHE)
     if reason is not None:
         log.info("Run buttons left out of the site: %s. See CONTRIBUTING.md, \"Run in the "
                  "browser\".", reason)
