@@ -7,6 +7,10 @@ each from the code of the page that shows it. It adds the exercise pages of
 Exercises section, so that a new exercise appears without editing ``mkdocs.yml``. Nothing
 is written into ``docs/``.
 
+When the Python runtime is at hand (``docs_tools/run_in_browser.py``), ``on_post_page``
+gives each page of ``docs/`` Run buttons on its examples and each exercise page an editor
+with Check, and ``on_post_build`` writes the runtime and the wheels into the site.
+
 ``on_page_content`` drops the Sphinx roles that some docstrings use (``:func:`x```):
 Markdown shows the code span and would print the role as text.
 """
@@ -29,10 +33,13 @@ from types import SimpleNamespace  # noqa: E402
 import yaml  # noqa: E402
 from mkdocs.plugins import event_priority  # noqa: E402
 from mkdocs.structure.files import File, Files  # noqa: E402
+from mkdocs.utils import get_relative_url  # noqa: E402
 
-from docs_tools.exercises import SECTION, exercise_nav, exercise_pages  # noqa: E402
+from docs_tools import run_in_browser  # noqa: E402
+from docs_tools.exercises import FOLDER, SECTION, exercise_nav, exercise_pages  # noqa: E402
 from docs_tools.pictures import draw_all  # noqa: E402
 from docs_tools.translations import STRINGS  # noqa: E402
+from minitorch_hooks.tutorials import EXERCISES  # noqa: E402
 
 DEFAULT_LOCALE = "en"
 
@@ -128,9 +135,34 @@ def on_post_page(output: str, page: Any, config: Any) -> str:
     """
     output = _ALTERNATE_LINK.sub("", output)
     locale = _current_locale(config)
+    output = _with_run_buttons(output, page, locale)
     if locale == DEFAULT_LOCALE:
         return output
     return _CONFIG_BASE.sub(rf'\1\2/{locale}/"', output, count=1)
+
+
+_EXERCISES = {f"{FOLDER}/{exercise.name}.md": exercise for exercise in EXERCISES}
+
+
+def _with_run_buttons(output: str, page: Any, locale: str) -> str:
+    """Run buttons on the examples of a page of ``docs/`` (the blocks its tests run), or
+    the editor and Check of an exercise page, when the site ships the runtime."""
+    if run_in_browser.runtime() is None:
+        return output
+    exercise = _EXERCISES.get(page.file.src_uri)
+    if exercise is not None:
+        kind = {"exercise": {"number": exercise.number, "filename": exercise.starter.name,
+                             "starter": exercise.starter.read_text(encoding="utf-8")}}
+    elif page.file.generated_by is None:
+        kind = {"blocks": True}
+    else:
+        return output
+    folder = run_in_browser.RUNNER_FOLDER
+    style = get_relative_url(f"{folder}/runner.css", page.url)
+    script = get_relative_url(f"{folder}/runner.js", page.url)
+    config = run_in_browser.page_config(kind, strings(locale).get("runner", {}))
+    output = output.replace("</head>", f'<link rel="stylesheet" href="{style}">\n</head>', 1)
+    return output.replace("</body>", f'{config}\n<script src="{script}"></script>\n</body>', 1)
 
 
 _ALTERNATE_LINK = re.compile(r'\s*<link rel="alternate" href="[^"]*" hreflang="[^"]*">')
@@ -141,11 +173,15 @@ _CONFIG_BASE = re.compile(r'(<script id="__config" type="application/json">\{[^<
 @event_priority(-200)  # after the i18n plugin has built every language
 def on_post_build(config: Any) -> None:
     """One search index per language, so that a reader searches the pages of their own
-    language (the i18n plugin writes one index of all four)."""
+    language (the i18n plugin writes one index of all four); and the Python that the Run
+    buttons run, once for all four."""
     i18n = config.plugins["i18n"]
     if i18n.building:  # a language's own build, inside the build of all four
         return
     site = Path(config.site_dir)
+    runtime = run_in_browser.runtime()
+    if runtime is not None:
+        run_in_browser.write_to_site(site, runtime)
     index = json.loads((site / "search" / "search_index.json").read_text("utf-8"))
     others = [locale for locale in i18n.build_languages if locale != DEFAULT_LOCALE]
     for locale in [DEFAULT_LOCALE, *others]:

@@ -1,15 +1,30 @@
 """Set-up for the docs tests: ``site_dir`` builds the site once per session, for the tests
-that look at the HTML (``docs_support`` puts ``docs_tools`` on the path)."""
+that look at the HTML (``docs_support`` puts ``docs_tools`` on the path); ``base_url``
+serves it on 127.0.0.1 and ``browser`` is headless Debian Chromium, for the browser checks
+(``test_site_browser.py``, ``test_site_run.py``)."""
 
 from __future__ import annotations
 
+import functools
+import http.server
 import os
 import pathlib
+import shutil
 import subprocess
 import sys
+import threading
+from collections.abc import Iterator
 
 import pytest
 from docs_support import ROOT, skip_or_fail
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+# Flags for a sandbox-free container, and so that Chromium itself stays quiet on the
+# network; every request the *page* makes is checked by the tests anyway.
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+        "--disable-background-networking", "--disable-component-update",
+        "--disable-default-apps", "--disable-sync", "--no-first-run",
+        "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"]
 
 
 @pytest.fixture(scope="session")
@@ -27,3 +42,35 @@ def site_dir(tmp_path_factory: pytest.TempPathFactory) -> pathlib.Path:
                            capture_output=True, text=True)
     assert build.returncode == 0, f"mkdocs build --strict failed:\n{build.stderr}"
     return site
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.fixture(scope="session")
+def base_url(site_dir: pathlib.Path) -> Iterator[str]:
+    """The built site, served on 127.0.0.1."""
+    handler = functools.partial(_QuietHandler, directory=str(site_dir))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/"
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    """Headless Debian Chromium, launched through playwright (no browser download)."""
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        skip_or_fail("playwright is not installed: pip install -e '.[docs]'")
+    if not pathlib.Path(CHROMIUM).exists():
+        skip_or_fail("Chromium is not installed: apt-get install chromium")
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield launched
+        launched.close()

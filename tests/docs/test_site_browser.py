@@ -11,29 +11,16 @@ phone no identifier in a table may be broken across lines.
 
 Outside CI the test skips visibly when Chromium or playwright is missing; with
 ``CI=true`` it fails instead (``.ci/run`` installs both). ``MTH_SCREENSHOTS=DIR`` saves a
-screenshot of each page there, to look at.
+screenshot of each page there, to look at. The server and the browser are fixtures of
+``conftest.py``, shared with ``test_site_run.py``.
 """
 
 from __future__ import annotations
 
-import functools
-import http.server
 import os
-import shutil
-import threading
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from docs_support import skip_or_fail
-
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-# Flags for a sandbox-free container, and so that Chromium itself stays quiet on the
-# network; every request the *page* makes is checked below anyway.
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-        "--disable-background-networking", "--disable-component-update",
-        "--disable-default-apps", "--disable-sync", "--no-first-run",
-        "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"]
 
 # page -> CSS selector of the diagram it must show drawn
 PAGES = {
@@ -44,36 +31,6 @@ PAGES = {
     "explanation/legacy-backward-hook/": "div.mermaid",   # legacy beside full hooks
     "how-to/see-what-autograd-saves/": "div.mermaid",     # a saved tensor's life
 }
-
-
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args: object) -> None:
-        pass
-
-
-@pytest.fixture(scope="module")
-def base_url(site_dir: Path) -> Iterator[str]:
-    handler = functools.partial(_QuietHandler, directory=str(site_dir))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/"
-    server.shutdown()
-    server.server_close()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        skip_or_fail("playwright is not installed: pip install -e '.[docs]'")
-    if not Path(CHROMIUM).exists():
-        skip_or_fail("Chromium is not installed: apt-get install chromium")
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield launched
-        launched.close()
 
 
 @pytest.mark.parametrize("page_path", list(PAGES), ids=lambda p: p or "start page")
