@@ -4,8 +4,9 @@ A pickle is a small program. Its ``GLOBAL`` instruction imports any name (``os.s
 and ``REDUCE`` calls it with arguments from the file, so loading an untrusted pickle runs
 whatever its author chose; that is how a class's ``__reduce__`` is turned into an exploit.
 PyTorch 2.6 made ``weights_only=True`` the default: the names a checkpoint may import are an
-allow-list (tensors' rebuild functions, storage types, dtypes, ``OrderedDict``, ``Counter`` and a few
-builtins), and a name outside it is refused *when it is read*, before anything is called.
+allow-list (tensors' rebuild functions, storage types, dtypes, ``OrderedDict``, ``Counter``
+and a few builtins), and a name outside it is refused *when it is read*, before anything is
+called.
 ``BUILD`` (setting an object's attributes from the file) is allowed on ``OrderedDict`` (a
 state dict's ``_metadata``) and on the classes a user allow-lists.
 
