@@ -87,6 +87,7 @@ def test_the_nav_and_the_notes_are_translated(locale: str) -> None:
     titles = {title.strip().strip('"') for title in re.findall(r"^\s*- ([^:\n]+):", nav, re.M)}
     assert titles - set(strings["nav"]) == set()
     assert strings["fallback_note"].strip() and "{number}" in strings["exercise_tip"]
+    assert strings["untranslated_note"].strip()
 
 
 # ---- the checkers themselves fail on a planted change ----
@@ -185,6 +186,10 @@ def test_each_language_is_built_with_its_pages_and_an_english_fallback(site_dir:
     reference = (site_dir / locale / "reference" / "module" / "index.html").read_text("utf-8")
     note = yaml.safe_load((STRINGS / f"{locale}.yml").read_text("utf-8"))["fallback_note"]
     assert note.split()[0] in reference
+    performance = (site_dir / locale / "performance" / "index.html").read_text("utf-8")
+    untranslated = yaml.safe_load((STRINGS / f"{locale}.yml").read_text("utf-8"))
+    assert untranslated["untranslated_note"] in performance  # written by hand, not generated
+    assert note not in performance
 
 
 QUERIES = {"ru": "хук", "zh": "钩子", "ko": "훅"}
