@@ -42,6 +42,9 @@ _WORDS = {"pytorch": "PyTorch", "pytorchs": "PyTorch's", "cpu": "CPU", "nan": "N
           "numpy": "NumPy", "api": "API", "sgd": "SGD", "sumnet": "SumNet", "relu": "ReLU",
           "0d": "0-d", "l1": "L1", "nll": "NLL", "grads": "gradients", "fn": "grad_fn",
           "rng": "RNG", "non": "non-"}
+# Hook flags and phrases that a test name spells with underscores, as a reader writes them.
+_PHRASES = {"always call": "always-call", "with kwargs": "with keyword arguments",
+            "pre hook": "pre-hook", "post hook": "post-hook"}
 # Result marks in words: an emoji needs an emoji font, which many systems lack.
 MATCHES, DEVIATION, DIFFERS, NOT_RUN = "matches", "deviation, by design", "DIFFERS", "not run"
 
@@ -72,6 +75,8 @@ def readable(name: str) -> str:
     """A test or file name as a sentence: ``to_a_non_cpu_device`` -> "To a non-CPU device"."""
     words = [_WORDS.get(word, word) for word in name.split("_")]
     text = " ".join(words).replace("non- ", "non-")
+    for phrase, written in _PHRASES.items():
+        text = text.replace(phrase, written)
     return text if text.startswith("nn ") else text[:1].upper() + text[1:]  # nn stays nn
 
 
@@ -111,7 +116,9 @@ class _Recorder:
 def _first_paragraph(function: object) -> str:
     doc = (getattr(function, "__doc__", None) or "").strip()
     text = " ".join(doc.split("\n\n")[0].split())
-    return re.sub(r"^DEVIATION(\s*\([^)]*\))?:\s*", "", text)  # the page says so already
+    # "DEVIATION (where it is documented): ..." or "...), as for ...": the page says so already.
+    text = re.sub(r"^DEVIATION(\s*\([^()]*\))?[:,]\s*", "", text)
+    return text if text.startswith("minitorch_hooks") else text[:1].upper() + text[1:]
 
 
 def _module_summary(path: str) -> str:

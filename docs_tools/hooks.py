@@ -115,12 +115,15 @@ def _pictures() -> dict[str, str]:
 
 
 def on_page_markdown(markdown: str, page: Any, config: Any, **kwargs: Any) -> str:
-    """An English page in another language's site says so, in that language."""
-    locale = _current_locale(config)
-    note = strings(locale).get("fallback_note")
-    if note and getattr(page.file, "localization", None) is None and page.file.generated_by is None:
-        return f'!!! info ""\n    {note}\n\n{markdown}'
-    return markdown
+    """An English page in another language's site says so, in that language, and says
+    why: generated from the code or the tests (the API reference, with ``:::`` directives,
+    and pages marked ``<!-- Generated``), which stay English, or not translated yet."""
+    if getattr(page.file, "localization", None) is not None or page.file.generated_by:
+        return markdown
+    generated = ":::" in markdown or "<!-- Generated" in markdown
+    note = strings(_current_locale(config)).get(
+        "fallback_note" if generated else "untranslated_note")
+    return f'!!! info ""\n    {note}\n\n{markdown}' if note else markdown
 
 
 def on_post_page(output: str, page: Any, config: Any) -> str:

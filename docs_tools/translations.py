@@ -9,7 +9,7 @@ matter that records which English text it translates::
     translated_from: 5b0c3f...   # git hash-object of the English file, then
     ---
 
-Two rules follow, each checked by ``tests/docs/test_translations.py``:
+Four rules follow, each checked by ``tests/docs/test_translations.py``:
 
 - **Code does not drift.** A translation has the English page's code and output blocks,
   byte for byte, in the same order. Only the ``#`` comments of Python blocks may be
@@ -18,6 +18,13 @@ Two rules follow, each checked by ``tests/docs/test_translations.py``:
   longer matches the recorded one. ``python -m docs_tools.translations`` lists the stale
   translations with the English diff since the recorded version (read from git's object
   store), which is what a translator needs to update one.
+- **A correction reaches every language.** A fresh hash alone proves only that someone
+  looked. So each identifier, value or call the English prose names in inline code
+  (``retain_graph=True``, ``prepend=True``) must also be named in the translation's prose:
+  a correction that adds one to the English and is not carried over fails, even when the
+  hash was updated. (The glossaries are tables of their own and are exempt.)
+- **Comments are translated.** A ``#`` comment of the English code that a translation
+  keeps word for word is an English sentence left in a translated page.
 """
 
 from __future__ import annotations
@@ -121,6 +128,50 @@ def code_blocks(markdown: str) -> list[tuple[str, str]]:
             blocks.append((match["fence"] + match["info"],
                            _without_comments(body) if language == "python" else body))
     return blocks
+
+
+_CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)", re.DOTALL)
+
+
+def _prose(markdown: str) -> str:
+    """The page without its front matter and fenced blocks."""
+    return _FENCE.sub("", without_front_matter(markdown))
+
+
+def code_spans(markdown: str) -> set[str]:
+    """The inline code of the page's prose (`` `x` `` and ``` ``x`` ```), spaces collapsed."""
+    return {" ".join(match[2].split()) for match in _CODE_SPAN.finditer(_prose(markdown))}
+
+
+def spans_not_carried_over(translation: Translation) -> set[str]:
+    """English inline code that the translation's prose never names."""
+    if translation.path.stem.startswith("glossary"):
+        return set()
+    return (code_spans(translation.english.read_text("utf-8"))
+            - code_spans(translation.text))
+
+
+def python_comments(markdown: str) -> list[str]:
+    """The ``#`` comments of the page's Python blocks, in order."""
+    comments = []
+    for match in _FENCE.finditer(markdown):
+        if match["info"].strip().split(" ")[0] != "python":
+            continue
+        try:
+            tokens = list(tokenize.generate_tokens(io.StringIO(match["body"]).readline))
+        except (tokenize.TokenError, SyntaxError):
+            continue
+        comments += [token.string for token in tokens if token.type == tokenize.COMMENT]
+    return comments
+
+
+def comments_left_in_english(translation: Translation) -> list[str]:
+    """Comments of the English code kept word for word: a sentence (two words of two
+    letters or more), not a quoted message alone."""
+    english = set(python_comments(translation.english.read_text("utf-8")))
+    return [comment for comment in python_comments(translation.text)
+            if comment in english and re.search(r"[a-z]{2,}[:,]? [a-z]{2,}", comment)
+            and not re.fullmatch(r'#\s*"[^"]*"', comment)]
 
 
 def english_diff(translation: Translation) -> str:

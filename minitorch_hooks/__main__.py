@@ -97,17 +97,19 @@ def run_tour(args: argparse.Namespace) -> int:
     all_chapters = chapters()
     total = len(all_chapters)
     style = Style(use_color(args.no_color))
+    footer = ""
     if args.list:
         text = render_list(all_chapters)
     elif args.chapter is not None:
-        text = (render_chapter(args.chapter, total, all_chapters[args.chapter - 1],
-                               minitorch_hooks, style)
-                + "\n\n\n" + render_next(args.chapter, total, style))
+        text = render_chapter(args.chapter, total, all_chapters[args.chapter - 1],
+                              minitorch_hooks, style)
+        footer = render_next(args.chapter, total, style)
     elif args.all:
         text = render_tour(all_chapters, minitorch_hooks, style)
     else:
         text = render_start(all_chapters, minitorch_hooks, style)
-    show(text, use_pager=not args.no_pager)
+        footer = render_next(1, total, style)
+    show(text, use_pager=not args.no_pager, footer=footer)
     return 0
 
 

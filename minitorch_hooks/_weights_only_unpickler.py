@@ -4,8 +4,9 @@ A pickle is a small program. Its ``GLOBAL`` instruction imports any name (``os.s
 and ``REDUCE`` calls it with arguments from the file, so loading an untrusted pickle runs
 whatever its author chose; that is how a class's ``__reduce__`` is turned into an exploit.
 PyTorch 2.6 made ``weights_only=True`` the default: the names a checkpoint may import are an
-allow-list (tensors' rebuild functions, storage types, dtypes, ``OrderedDict`` and a few
-builtins), and a name outside it is refused *when it is read*, before anything is called.
+allow-list (tensors' rebuild functions, storage types, dtypes, ``OrderedDict``, ``Counter``
+and a few builtins), and a name outside it is refused *when it is read*, before anything is
+called.
 ``BUILD`` (setting an object's attributes from the file) is allowed on ``OrderedDict`` (a
 state dict's ``_metadata``) and on the classes a user allow-lists.
 
@@ -23,7 +24,7 @@ from __future__ import annotations
 import _compat_pickle
 import pickle
 import warnings
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -43,6 +44,7 @@ def _allowed_globals() -> dict[str, Any]:
     from .serialization import _torch_named_objects
 
     return {"collections.OrderedDict": OrderedDict,
+            "collections.Counter": Counter,
             "torch.nn.parameter.Parameter": Parameter,
             "_codecs.encode": encode,  # how protocol 2 writes bytes
             "builtins.bytearray": bytearray,

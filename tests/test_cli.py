@@ -620,9 +620,17 @@ def run_paged(monkeypatch, tmp_path, pager: str | None, *argv: str, rows: int = 
 
 
 def test_long_text_at_a_terminal_goes_through_pager(monkeypatch, tmp_path):
+    """The pager's first screen says how to page and quit; the way on is shown at the
+    end and printed again after the pager closes, so quitting early does not lose it."""
+    from minitorch_hooks.cli.pager import KEYS
+
     on_screen, paged = run_paged(monkeypatch, tmp_path, "cat > {file}", "tour", "--chapter", "2")
-    assert on_screen == ""
-    assert ANSI.sub("", paged).startswith(f"Chapter 2 of {len(CHAPTERS)}:")
+    way_on = ANSI.sub("", render_next(2, len(CHAPTERS), Style(False)))
+    assert ANSI.sub("", on_screen) == way_on + "\n"
+    keys, _, text = ANSI.sub("", paged).partition("\n\n")
+    assert keys == KEYS and "q: quit" in keys
+    assert text.startswith(f"Chapter 2 of {len(CHAPTERS)}:")
+    assert text.rstrip("\n").endswith(way_on)
 
 
 def test_text_that_fits_the_window_is_not_paged(monkeypatch, tmp_path):

@@ -73,7 +73,7 @@ class SavedTensor:
 
     def _pack(self, tensor: Tensor, pack_hook: Callable, unpack_hook: Callable) -> None:
         """Keep what ``pack_hook`` makes of ``tensor``, not its values."""
-        with no_grad():  # PyTorch runs both hooks with gradient recording off
+        with no_grad():  # PyTorch packs with gradient recording off, even in forward
             self._packed = call_single_hook(PACK_HOOK, None, pack_hook, tensor)
         if tensor._version_counter[0] != self._saved_version:
             raise RuntimeError(_PACK_CHANGED_INPUT)
@@ -143,8 +143,9 @@ class SavedTensor:
         """The saved values for ``node``'s formula: from the unpack hook, or checked against
         in-place changes since saving."""
         if self._unpack_hook is not None:
-            with no_grad():
-                tensor = call_single_hook(UNPACK_HOOK, None, self._unpack_hook, self._packed)
+            # In the grad mode of the caller: backward's, which is ``create_graph``, so that
+            # what an unpack hook computes is differentiable when a graph is being built.
+            tensor = call_single_hook(UNPACK_HOOK, None, self._unpack_hook, self._packed)
             if not isinstance(tensor, Tensor):
                 raise TypeError("Output of saved tensor unpack_hook expected to be a Tensor but "
                                 f"got result of type {type_name(tensor)}")

@@ -139,12 +139,11 @@ def render_tour(chapters: list[Chapter], torch: ModuleType, style: Style) -> str
 
 def render_start(chapters: list[Chapter], torch: ModuleType, style: Style) -> str:
     """What ``minitorch-hooks tour`` prints with no option: the welcome, the chapter list
-    and chapter 1, then how to go on. The whole tour at once is over a thousand lines,
-    too much for a first look."""
+    and chapter 1 (then ``render_next(1, ...)`` tells how to go on). The whole tour at once
+    is over a thousand lines, too much for a first look."""
     contents = style.paint("The chapters:", _BOLD) + "\n\n" + _block(render_list(chapters))
     return "\n\n\n".join([_welcome(style), contents,
-                           render_chapter(1, len(chapters), chapters[0], torch, style),
-                           render_next(1, len(chapters), style)])
+                           render_chapter(1, len(chapters), chapters[0], torch, style)])
 
 
 def render_next(number: int, total: int, style: Style) -> str:

@@ -269,6 +269,30 @@ def test_nothing_is_packed_when_nothing_is_recorded():
     assert_same_outcome(scenario)
 
 
+def test_pack_runs_with_grad_mode_off_and_unpack_with_backwards_grad_mode():
+    """Pack always runs with grad mode off, even in forward; unpack runs in backward, whose
+    grad mode is ``create_graph``, so an unpack hook may compute a differentiable value."""
+    def scenario(torch):
+        log = []
+
+        def pack(tensor):
+            log.append(("pack", torch.is_grad_enabled()))
+            return tensor
+
+        def unpack(tensor):
+            log.append(("unpack", torch.is_grad_enabled()))
+            return tensor
+
+        x = leaf(torch, values((2,), seed=9))
+        with torch.autograd.graph.saved_tensors_hooks(pack, unpack):
+            y = (x * x.exp()).sum()
+        (first,) = torch.autograd.grad(y, x, retain_graph=True)
+        (second,) = torch.autograd.grad(y, x, create_graph=True)
+        return log, first, second.requires_grad
+
+    assert_same_outcome(scenario)
+
+
 def test_save_on_cpu_gives_the_same_gradients():
     def scenario(torch):
         a = leaf(torch, values((2, 3), seed=9))

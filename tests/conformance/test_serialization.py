@@ -6,6 +6,7 @@ objects and ``BytesIO``; a damaged file is an error and leaves the model untouch
 
 from __future__ import annotations
 
+import collections
 import copy
 import io
 import os
@@ -359,7 +360,8 @@ class _Custom:
 def test_weights_only_refuses_builds_and_unknown_globals_with_torchs_messages():
     def scenario(torch):
         results = []
-        for obj in (_Custom(), {"f": print}, [pickle.loads], {1, 2}, b"bytes", 2 + 1j):
+        for obj in (_Custom(), {"f": print}, [pickle.loads], {1, 2}, b"bytes", 2 + 1j,
+                    collections.Counter("abca"), {"array": np.arange(3)}):
             buffer = io.BytesIO()
             torch.save(obj, buffer)
             buffer.seek(0)

@@ -25,8 +25,10 @@ from docs_tools.translations import (
     Translation,
     blob_hash,
     code_blocks,
+    comments_left_in_english,
     english_diff,
     front_matter,
+    spans_not_carried_over,
     translations,
 )
 
@@ -64,6 +66,20 @@ def test_no_translation_is_stale() -> None:
                        f"`python -m docs_tools.translations --diff` shows how: {stale}")
 
 
+def test_every_correction_reaches_every_language() -> None:
+    """Inline code the English prose names is named in each translation: a correction
+    such as "pass `retain_graph=True`" cannot stay English-only behind a fresh hash."""
+    missing = {str(t.path.relative_to(ROOT)): sorted(spans_not_carried_over(t))
+               for t in TRANSLATIONS if spans_not_carried_over(t)}
+    assert not missing, f"inline code of the English page missing from its translation: {missing}"
+
+
+def test_no_comment_is_left_in_english() -> None:
+    left = {str(t.path.relative_to(ROOT)): comments_left_in_english(t)
+            for t in TRANSLATIONS if comments_left_in_english(t)}
+    assert not left, f"translate these comments (or move their teaching to prose): {left}"
+
+
 @pytest.mark.parametrize("locale", LOCALES)
 def test_the_nav_and_the_notes_are_translated(locale: str) -> None:
     strings = yaml.safe_load((STRINGS / f"{locale}.yml").read_text(encoding="utf-8"))
@@ -71,6 +87,7 @@ def test_the_nav_and_the_notes_are_translated(locale: str) -> None:
     titles = {title.strip().strip('"') for title in re.findall(r"^\s*- ([^:\n]+):", nav, re.M)}
     assert titles - set(strings["nav"]) == set()
     assert strings["fallback_note"].strip() and "{number}" in strings["exercise_tip"]
+    assert strings["untranslated_note"].strip()
 
 
 # ---- the checkers themselves fail on a planted change ----
@@ -117,6 +134,23 @@ def test_a_changed_english_page_makes_its_translation_stale(tmp_path: Path) -> N
     assert translation.is_stale()
 
 
+def test_a_correction_left_out_of_a_translation_is_found(tmp_path: Path) -> None:
+    english, translated = tmp_path / "page.md", tmp_path / "page.ru.md"
+    page = ENGLISH.replace("# a comment", "# the comment")
+    english.write_text(page, encoding="utf-8")
+    translated.write_text(_translated(page), encoding="utf-8")
+    translation = Translation(translated, english, "ru")
+    assert spans_not_carried_over(translation) == set()
+    assert comments_left_in_english(translation) == ["# the comment"]
+    corrected = page.replace("Some prose.", "Some prose; pass ``retain_graph=True``.")
+    english.write_text(corrected, encoding="utf-8")
+    translated.write_text(_translated(corrected).replace("# the comment", "# комментарий"),
+                          encoding="utf-8")
+    assert not translation.is_stale()  # the hash was updated, the correction not carried
+    assert spans_not_carried_over(translation) == {"retain_graph=True"}
+    assert comments_left_in_english(translation) == []
+
+
 def test_the_stale_list_shows_the_english_diff_since_the_translation(tmp_path: Path) -> None:
     """The recorded hash names a blob in git, so the diff needs no copy of the old text."""
     committed = subprocess.run(["git", "rev-parse", "HEAD:docs/start/glossary.md"], cwd=ROOT,
@@ -152,6 +186,10 @@ def test_each_language_is_built_with_its_pages_and_an_english_fallback(site_dir:
     reference = (site_dir / locale / "reference" / "module" / "index.html").read_text("utf-8")
     note = yaml.safe_load((STRINGS / f"{locale}.yml").read_text("utf-8"))["fallback_note"]
     assert note.split()[0] in reference
+    performance = (site_dir / locale / "performance" / "index.html").read_text("utf-8")
+    untranslated = yaml.safe_load((STRINGS / f"{locale}.yml").read_text("utf-8"))
+    assert untranslated["untranslated_note"] in performance  # written by hand, not generated
+    assert note not in performance
 
 
 QUERIES = {"ru": "хук", "zh": "钩子", "ko": "훅"}
