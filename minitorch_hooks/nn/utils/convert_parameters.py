@@ -14,7 +14,7 @@ from collections.abc import Iterable
 
 from ..._ops.shape import cat
 from ..._tensor import Tensor
-from ..modules.module import _typename
+from ...utils.hooks import typename
 
 __all__ = ["parameters_to_vector", "vector_to_parameters"]
 
@@ -29,7 +29,7 @@ def vector_to_parameters(vec: Tensor, parameters: Iterable[Tensor]) -> None:
     See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.utils.vector_to_parameters.html>
     """
     if not isinstance(vec, Tensor):
-        raise TypeError(f"expected torch.Tensor, but got: {_typename(vec)}")
+        raise TypeError(f"expected torch.Tensor, but got: {typename(vec)}")
     pointer = 0
     for param in parameters:
         num_param = param.numel()
