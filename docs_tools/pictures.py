@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import textwrap
 from collections.abc import Callable
 from typing import Any
 
@@ -79,23 +80,30 @@ def gradient_norms(page: Namespace) -> str:
 
 
 def grad_cam(page: Namespace) -> str:
-    """Each test digit of ``how-to/grad-cam.md`` above, its Grad-CAM heatmap over it
-    below, titled with the label and the model's answer."""
+    """Each test digit of ``how-to/grad-cam.md``, titled with the label and the model's
+    answer, above its Grad-CAM heatmap (red the peak, blue zero) with the digit's outline
+    drawn over it in white. Four digits a row, so that a phone shows them large enough
+    to read."""
     plt = _pyplot()
     digits, cam = page["examples"][:, 0].numpy(), page["cam"].numpy()
     labels, predicted = page["y_test"].tolist(), page["predicted"].tolist()
-    figure, axes = plt.subplots(2, len(digits), figsize=(1.2 * len(digits), 2.8))
-    for column, (digit, heat) in enumerate(zip(digits, cam)):
-        top, bottom = axes[0, column], axes[1, column]
+    per_row = 4
+    rows = 2 * -(-len(digits) // per_row)
+    figure, axes = plt.subplots(rows, per_row, figsize=(1.3 * per_row, 1.45 * rows))
+    for ax in axes.flat:
+        ax.set_xticks([])
+        ax.set_yticks([])
+        ax.set_frame_on(False)
+    for index, (digit, heat) in enumerate(zip(digits, cam)):
+        row, column = 2 * (index // per_row), index % per_row
+        top, bottom = axes[row, column], axes[row + 1, column]
         top.imshow(digit, cmap="gray_r", vmin=0, vmax=1)
-        top.set_title(f"{labels[column]} → {predicted[column]}", fontsize=9)
-        bottom.imshow(digit, cmap="gray_r", vmin=0, vmax=1)
-        bottom.imshow(heat, cmap="jet", alpha=0.5, vmin=0, vmax=1)
-        for ax in (top, bottom):
-            ax.set_xticks([])
-            ax.set_yticks([])
-    axes[0, 0].set_ylabel("digit")
-    axes[1, 0].set_ylabel("Grad-CAM")
+        top.set_title(f"{labels[index]} → {predicted[index]}", fontsize=12)
+        bottom.imshow(heat, cmap="jet", vmin=0, vmax=1)
+        bottom.contour(digit, levels=[0.5], colors="white", linewidths=1.5)
+    for row in range(0, rows, 2):
+        axes[row, 0].set_ylabel("digit", fontsize=11)
+        axes[row + 1, 0].set_ylabel("Grad-CAM", fontsize=11)
     figure.tight_layout()
     return _figure_svg(figure)
 
@@ -176,6 +184,8 @@ def peer_ratios(page: Namespace) -> str:
     workload as a multiple of PyTorch's (the line at 1), on a log scale."""
     import json
 
+    import matplotlib.ticker
+
     plt = _pyplot()
     results = json.loads((DOCS.parent / "benchmarks" / "results" / "peers.json").read_text())
     names = [name for name in results["libraries"] if name != "torch"]
@@ -188,10 +198,21 @@ def peer_ratios(page: Namespace) -> str:
         ax.bar(places, [r for r in ratios if r], width, label=name)
     ax.axhline(1, color="black", linewidth=1, label="torch")
     ax.set_yscale("log")
+    # Plain decimals on the log axis (0.5, 1, 2, 4), not 4x10^0.
+    ax.yaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda value, _: f"{value:g}"))
+    ax.yaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
+    ratios = [ratio for row in rows for ratio in row["ratios"].values() if ratio]
+    ax.set_yticks([tick for tick in (0.25, 0.5, 1, 2, 4, 8, 16)
+                   if min(ratios) / 1.5 <= tick <= max(ratios) * 1.5])
     ax.set_xticks(range(len(rows)))
-    ax.set_xticklabels([row["name"].split(",")[0] for row in rows])
+    ax.set_xlim(-0.7, len(rows) - 0.3)  # room for the outer labels inside the frame
+    # Each label on lines of its own words, so that the last one stays inside the frame.
+    ax.set_xticklabels([textwrap.fill(row["name"].split(",")[0], 14) for row in rows],
+                       fontsize="small")
     ax.set_ylabel("time / PyTorch's time")
-    ax.legend(fontsize="small")
+    # The legend above the bars, where it hides none of them.
+    ax.legend(fontsize="small", ncol=len(names) + 1, loc="lower center",
+              bbox_to_anchor=(0.5, 1.0), frameon=False)
     ax.grid(axis="y", alpha=0.3)
     figure.tight_layout()
     return _figure_svg(figure)
