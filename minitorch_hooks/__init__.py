@@ -188,7 +188,14 @@ from ._tensor_new import (
     LongTensor,
 )
 from ._tensor_str import get_printoptions, printoptions, set_printoptions
-from .autograd import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
+from .autograd import (
+    enable_grad,
+    inference_mode,
+    is_grad_enabled,
+    is_inference_mode_enabled,
+    no_grad,
+    set_grad_enabled,
+)
 from .cli.torch_alias import install_as_torch
 from .random import get_rng_state, initial_seed, manual_seed, seed, set_rng_state
 from .serialization import load, save

@@ -41,6 +41,13 @@ _DETACH_VIEW = (
 _CPU = device("cpu")
 
 
+class InferenceState:
+    """Whether ``torch.inference_mode()`` is on: the tensors made meanwhile are *inference
+    tensors*, which autograd never records, then or later (see ``autograd/grad_mode.py``)."""
+
+    enabled = False
+
+
 def wrap(data: Any, requires_grad: bool = False, cls: type | None = None) -> Tensor:
     """A new leaf around a NumPy array (or a NumPy scalar), not copied: the one constructor
     of a tensor. Every operation's result is made here, and so is every ``Tensor(...)``,
@@ -50,6 +57,8 @@ def wrap(data: Any, requires_grad: bool = False, cls: type | None = None) -> Ten
     tensor = object.__new__(Tensor if cls is None else cls)
     tensor._data, tensor._requires_grad, tensor._grad_fn = data, requires_grad, None
     tensor._version_counter, tensor._base, tensor._output_nr = [0], None, 0
+    if InferenceState.enabled:
+        tensor._is_inference = True
     return tensor
 
 
@@ -76,6 +85,7 @@ class Tensor(TensorBase):
     # The rest is rarely set (a grad, hooks, a view's base...), so it defaults here, on the
     # class, and an instance stores its own value only once it has one.
     _grad: Tensor | None = None
+    _is_inference = False  # made under inference_mode(); see ``InferenceState``
     _backward_hooks: OrderedDict | None = None
     _post_accumulate_grad_hooks: OrderedDict | None = None
     _grad_accumulator: Any = None
@@ -218,6 +228,10 @@ class Tensor(TensorBase):
     def grad_fn(self, node: Any) -> None:
         self._grad_fn = node
 
+    def is_inference(self) -> bool:
+        """Whether the tensor was made under ``torch.inference_mode()``."""
+        return self._is_inference
+
     @property
     def is_leaf(self) -> bool:
         """A leaf was made by the user, not by a recorded operation; only leaves get
@@ -258,6 +272,9 @@ class Tensor(TensorBase):
             return
         if value and self._data.dtype.kind != "f":
             raise RuntimeError(not_floating)
+        if value and self._is_inference and not InferenceState.enabled:
+            raise RuntimeError("Setting requires_grad=True on inference tensor outside "
+                               "InferenceMode is not allowed.")
         self._requires_grad = bool(value)
 
     @property

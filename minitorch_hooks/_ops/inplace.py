@@ -29,7 +29,7 @@ import numpy as np
 
 from .. import _dtype
 from .._generator import Generator
-from .._tensor import Tensor, wrap
+from .._tensor import InferenceState, Tensor, wrap
 from ..autograd import _formula as formula
 from ..autograd.function import custom_function_view_error
 from ..autograd.grad_mode import _State, no_grad
@@ -57,6 +57,11 @@ def check_in_place(tensor: Tensor, *args: Any) -> None:
     change would be recorded: grad mode is on and something involved requires grad (for a
     view, its base counts).
     """
+    if tensor._is_inference and not InferenceState.enabled:
+        raise RuntimeError(
+            "Inplace update to inference tensor outside InferenceMode is not allowed.You can "
+            "make a clone to get a normal tensor before doing inplace update.See "
+            "https://github.com/pytorch/rfcs/pull/17 for more details.")
     if not _State.enabled:
         return
     message = custom_function_view_error(tensor)
@@ -162,8 +167,8 @@ def _write_directly(tensor: Tensor, ufunc: np.ufunc, other: Any, alpha: float = 
     then copied. Returns False (nothing done) where the general path is needed: recording,
     or a view (whose base may require grad), or a dtype or shape that the general path must
     refuse with PyTorch's message."""
-    if _State.enabled and (tensor._requires_grad or tensor._base is not None
-                           or any_requires_grad((other,))):
+    if tensor._is_inference or _State.enabled and (
+            tensor._requires_grad or tensor._base is not None or any_requires_grad((other,))):
         return False
     if 0 in tensor._data.strides:  # perhaps expanded: the general path checks
         return False

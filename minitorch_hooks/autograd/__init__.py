@@ -13,14 +13,21 @@ from .._tensor import Tensor, wrap
 from .._warnings import warn_once
 from .engine import run_backward
 from .function import Function, FunctionCtx
-from .grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
+from .grad_mode import (
+    enable_grad,
+    inference_mode,
+    is_grad_enabled,
+    is_inference_mode_enabled,
+    no_grad,
+    set_grad_enabled,
+)
 from .gradcheck import GradcheckError, gradcheck, gradgradcheck
 from .graph import Node, _is_checkpoint_valid  # noqa: F401 - torch.autograd's name
 from .variable import Variable
 
 __all__ = ["backward", "grad", "no_grad", "enable_grad", "set_grad_enabled",
            "is_grad_enabled", "Node", "gradcheck", "gradgradcheck", "GradcheckError",
-           "Function", "FunctionCtx", "Variable"]
+           "Function", "FunctionCtx", "Variable", "inference_mode", "is_inference_mode_enabled"]
 
 
 def _as_tuple(x):

@@ -54,6 +54,12 @@ class SavedTensor:
                  "_requires_grad", "_packed", "_unpack_hook")
 
     def __init__(self, tensor: Tensor, is_output: bool = False) -> None:
+        if tensor._is_inference:
+            raise RuntimeError(
+                "Inference tensors cannot be saved for backward. Please do not use Tensors "
+                "created in inference mode in computation tracked by autograd. To work around "
+                "this, you can make a clone to get a normal tensor and use it in autograd, or "
+                "use `torch.no_grad()` instead of `torch.inference_mode()`.")
         self._array = tensor._data
         self._version_counter = counter = tensor._version_counter
         self._saved_version = counter[0]
