@@ -125,3 +125,22 @@ def test_devices_compare_by_type_and_index():
                 {cpu: 1}[torch.device("cpu")], torch.ones(1, device="cpu:0").device == cpu)
 
     assert_same_outcome(scenario)
+
+
+def test_cudnn_switches_exist_and_can_be_set():
+    def scenario(torch):
+        cudnn = torch.backends.cudnn
+        results = [(cudnn.enabled, cudnn.benchmark, cudnn.benchmark_limit, cudnn.deterministic,
+                    cudnn.allow_tf32, cudnn.is_available(), cudnn.version(),
+                    cudnn.is_acceptable(torch.ones(1)))]
+        with cudnn.flags(enabled=False, benchmark=True, deterministic=True):
+            results.append((cudnn.enabled, cudnn.benchmark, cudnn.deterministic))
+        results.append((cudnn.enabled, cudnn.benchmark, cudnn.deterministic))
+        cudnn.benchmark = True
+        cudnn.deterministic = True
+        results.append((cudnn.benchmark, cudnn.deterministic))
+        cudnn.benchmark = False
+        cudnn.deterministic = False
+        return results
+
+    assert_same_outcome(scenario)
