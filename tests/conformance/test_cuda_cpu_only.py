@@ -185,3 +185,13 @@ def test_autocast_as_a_decorator():
         return results
 
     assert_same_outcome(scenario)
+
+
+@pytest.mark.parametrize("where", ["cuda", "cuda:0", "device"])
+def test_loading_onto_cuda(where, tmp_path):
+    def scenario(torch):
+        path = tmp_path / "weights.pt"
+        torch.save({"w": torch.ones(2)}, path)
+        return torch.load(path, map_location=torch.device("cuda") if where == "device" else where)
+
+    assert_same_outcome(scenario)
