@@ -254,6 +254,12 @@ OPS: list[tuple[str, Op, tuple[np.ndarray, ...]]] = [
         x * x, size=(5, 3), mode="bilinear"), (signed((1, 2, 3, 4)),)),
     ("interpolate bilinear align_corners", lambda torch, x: torch.nn.functional.interpolate(
         x, size=(4, 6), mode="bilinear", align_corners=True) ** 3, (signed((1, 2, 3, 4)),)),
+    ("index_select", lambda torch, x: x.index_select(1, torch.tensor([2, 0, 2])) ** 3,
+     (signed(S23),)),
+    ("pack_padded_sequence", lambda torch, x: torch.nn.utils.rnn.pack_padded_sequence(
+        x, [3, 1]).data ** 3, (signed((3, 2, 2)),)),
+    ("pack_padded_sequence batch_first", lambda torch, x: torch.nn.utils.rnn.
+     pack_padded_sequence(x, [3, 1], batch_first=True).data ** 3, (signed((2, 3)),)),
 ]
 
 # Node classes the table need not reach, and why.
