@@ -91,7 +91,7 @@ def _type_name(value: Any) -> str:
 
 def _invalid_arguments(value: Any) -> str:
     got = _type_name(value)
-    shown = "list of []" if value == [] else got
+    shown = "list of []" if isinstance(value, list) and not value else got
     return (f"device() received an invalid combination of arguments - got ({got}), but "
             "expected one of:\n * (torch.device device)\n      didn't match because some of "
             f"the arguments have invalid types: (!{shown}!)\n * (str type, int index = -1)\n")

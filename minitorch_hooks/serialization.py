@@ -315,11 +315,20 @@ def _weights_only_from_environment(weights_only: bool | None, pickle_module: Any
 
 
 def _check_map_location(map_location: Any) -> None:
-    """Everything lives on the CPU here, so a ``map_location`` can only ask for it."""
+    """Everything lives on the CPU here, so a ``map_location`` can only ask for it. Asking
+    for CUDA fails with the error of a PyTorch without it."""
     if map_location is None or callable(map_location) or isinstance(map_location, dict):
         return
+    if str(map_location).partition(":")[0] == "cuda":
+        raise RuntimeError(_NO_CUDA_TO_LOAD_ON)
     if str(map_location) != "cpu":
         raise RuntimeError(f"minitorch_hooks runs on the CPU only, not on '{map_location}'")
+
+
+_NO_CUDA_TO_LOAD_ON = (
+    "Attempting to deserialize object on a CUDA device but torch.cuda.is_available() is False. "
+    "If you are running on a CPU-only machine, please use torch.load with "
+    "map_location=torch.device('cpu') to map your storages to the CPU.")
 
 
 def _unpickle(records: dict[str, bytes], weights_only: bool, pickle_module: Any,

@@ -232,7 +232,15 @@ class IndexSelectBackward0(Node):
     def backward(self, grad):
         (index,) = self.saved_arrays()
         key = (slice(None),) * self.dim + (formula.array(index).reshape(-1),)
-        return formula.scatter(self.shape, key, grad, accumulate=True)
+        return formula.scatter(self.shape, key, grad, accumulate=True,
+                               node_type=IndexAddBackward0)
+
+
+class IndexAddBackward0(formula._ScatterBackward):
+    """The node of index_select's gradient under ``create_graph`` (PyTorch computes it
+    with ``index_add``): its own gradient is taken back at the same positions."""
+
+    __slots__ = ()
 
 
 def index_select(input: Tensor, dim: int, index: Tensor) -> Tensor:

@@ -1,5 +1,6 @@
-"""``torch.backends``: switches for how PyTorch runs some layers. Only ``mha`` is here."""
+"""``torch.backends``: switches for how PyTorch runs some layers: ``mha``, and ``cudnn`` as
+a build without CUDA has it."""
 
-from . import mha
+from . import cudnn, mha
 
-__all__ = ["mha"]
+__all__ = ["cudnn", "mha"]

@@ -16,6 +16,7 @@ from collections import OrderedDict
 from typing import Any, NoReturn
 
 from .._device import NOT_COMPILED_WITH_CUDA
+from . import amp  # noqa: F401 - ``torch.cuda.amp`` without its own import, as in PyTorch
 
 
 def _lazy_init() -> NoReturn:

@@ -52,9 +52,23 @@ from ..nn.modules.container import Sequential
 
 __all__ = ["CheckpointError", "CheckpointFunction", "check_backward_validity", "checkpoint",
            "checkpoint_sequential", "detach_variable", "noop_context_fn",
-           "set_checkpoint_early_stop"]
+           "set_checkpoint_debug_enabled", "set_checkpoint_early_stop"]
 
 _DEFAULT_DETERMINISM_MODE = "default"
+_checkpoint_debug_enabled: bool | None = None
+
+
+@contextlib.contextmanager
+def set_checkpoint_debug_enabled(enabled: bool | None) -> Iterator[None]:
+    """Within the block, every non-reentrant checkpoint takes ``debug=enabled`` whatever it
+    was passed (``None``: each its own). Debug mode is not implemented here."""
+    global _checkpoint_debug_enabled
+    try:
+        prev = _checkpoint_debug_enabled
+        _checkpoint_debug_enabled = enabled
+        yield
+    finally:
+        _checkpoint_debug_enabled = prev
 
 
 def detach_variable(inputs: tuple[Any, ...]) -> tuple[Any, ...]:
@@ -479,7 +493,7 @@ def _checkpoint_without_reentrant_generator(
         early_stop: bool = True, *args: Any, **kwargs: Any) -> Iterator[None]:
     """Checkpointing without reentrant autograd, as a generator that :func:`checkpoint`
     steps twice: once before the forward (the hooks go in force), once after."""
-    if debug:
+    if _checkpoint_debug_enabled if _checkpoint_debug_enabled is not None else debug:
         _debug_not_implemented()
     if determinism_check in _allowed_determinism_checks_to_fns:
         metadata_fn = _allowed_determinism_checks_to_fns[determinism_check]

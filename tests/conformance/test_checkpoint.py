@@ -7,7 +7,9 @@ dropout draws the same mask again when the RNG state is preserved."""
 from __future__ import annotations
 
 import pytest
-from harness import assert_same_outcome
+from harness import assert_same_outcome, outcome, pytorch_outcome
+
+import minitorch_hooks
 
 MODES = pytest.mark.parametrize("reentrant", [True, False], ids=["reentrant", "non_reentrant"])
 
@@ -361,3 +363,33 @@ def test_detach_variable_and_backward_validity():
         return results
 
     assert_same_outcome(scenario)
+
+
+def test_debug_mode_is_not_implemented_deviation():
+    """DEVIATION: ``debug=True`` (and ``set_checkpoint_debug_enabled(True)``) makes PyTorch
+    log every operator of the forward and the recomputation through a dispatch mode, to
+    explain a failed determinism check; minitorch_hooks has no dispatch modes, so it raises
+    NotImplementedError. The checkpoint itself works as without debug in PyTorch."""
+    def scenario(torch):
+        checkpoint = torch.utils.checkpoint
+        x = torch.ones(2, requires_grad=True)
+        results = []
+        for run in (lambda: checkpoint.checkpoint(torch.sin, x, use_reentrant=False, debug=True),
+                    lambda: checkpoint.checkpoint(torch.sin, x, use_reentrant=False)):
+            with checkpoint.set_checkpoint_debug_enabled(True):
+                try:
+                    results.append(run().sum().item())
+                except NotImplementedError as error:
+                    results.append(str(error))
+        with checkpoint.set_checkpoint_debug_enabled(False):
+            results.append(checkpoint.checkpoint(torch.sin, x, use_reentrant=False,
+                                                 debug=True).sum().item())
+        return results
+
+    theirs, _ = pytorch_outcome(scenario)
+    ours, _ = outcome(scenario, minitorch_hooks)
+    message = ("torch.utils.checkpoint's debug=True is not implemented by minitorch_hooks: it "
+               "logs every operator through a dispatch mode, which minitorch_hooks does not have")
+    assert theirs == [pytest.approx(1.6829419), pytest.approx(1.6829419),
+                      pytest.approx(1.6829419)]
+    assert ours == [message, message, pytest.approx(1.6829419)]

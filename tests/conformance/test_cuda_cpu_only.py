@@ -125,3 +125,73 @@ def test_devices_compare_by_type_and_index():
                 {cpu: 1}[torch.device("cpu")], torch.ones(1, device="cpu:0").device == cpu)
 
     assert_same_outcome(scenario)
+
+
+def test_cudnn_switches_exist_and_can_be_set():
+    def scenario(torch):
+        cudnn = torch.backends.cudnn
+        results = [(cudnn.enabled, cudnn.benchmark, cudnn.benchmark_limit, cudnn.deterministic,
+                    cudnn.allow_tf32, cudnn.is_available(), cudnn.version(),
+                    cudnn.is_acceptable(torch.ones(1)))]
+        with cudnn.flags(enabled=False, benchmark=True, deterministic=True):
+            results.append((cudnn.enabled, cudnn.benchmark, cudnn.deterministic))
+        results.append((cudnn.enabled, cudnn.benchmark, cudnn.deterministic))
+        cudnn.benchmark = True
+        cudnn.deterministic = True
+        results.append((cudnn.benchmark, cudnn.deterministic))
+        cudnn.benchmark = False
+        cudnn.deterministic = False
+        return results
+
+    assert_same_outcome(scenario)
+
+
+def test_mixed_precision_is_switched_off_and_says_so():
+    """A training loop written for a GPU, with ``autocast`` and a ``GradScaler``, runs in
+    float32: the scaler scales nothing and calls the optimiser's step."""
+    def scenario(torch):
+        torch.manual_seed(0)
+        model = torch.nn.Linear(2, 1)
+        optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+        scaler = torch.cuda.amp.GradScaler()
+        log = []
+        optimizer.register_step_post_hook(lambda opt, args, kwargs: log.append("stepped"))
+        with torch.cuda.amp.autocast() as context:
+            loss = model(torch.ones(3, 2)).pow(2).mean()
+        scaled = scaler.scale(loss)
+        scaled.backward()
+        scaler.unscale_(optimizer)
+        result = scaler.step(optimizer)
+        scaler.update()
+        return (type(context).__name__, loss.dtype, scaled is loss, result, log, model.weight,
+                scaler.get_scale(), scaler.is_enabled(), scaler.state_dict(),
+                scaler.load_state_dict({}), torch.cuda.amp.GradScaler(enabled=False).is_enabled())
+
+    assert_same_outcome(scenario)
+
+
+def test_autocast_as_a_decorator():
+    def scenario(torch):
+        @torch.cuda.amp.autocast()
+        def double(x):
+            return x * 2
+
+        results = [double(torch.ones(2)), double.__name__,
+                   torch.cuda.amp.autocast(enabled=False).__enter__() is not None]
+        try:
+            torch.cuda.amp.autocast(enabled=False)(3)
+        except TypeError as error:
+            results.append(str(error))
+        return results
+
+    assert_same_outcome(scenario)
+
+
+@pytest.mark.parametrize("where", ["cuda", "cuda:0", "device"])
+def test_loading_onto_cuda(where, tmp_path):
+    def scenario(torch):
+        path = tmp_path / "weights.pt"
+        torch.save({"w": torch.ones(2)}, path)
+        return torch.load(path, map_location=torch.device("cuda") if where == "device" else where)
+
+    assert_same_outcome(scenario)

@@ -291,6 +291,12 @@ OPS: list[tuple[str, Op, tuple[np.ndarray, ...]]] = [
      (signed((2, 3, 4)),)),
     ("unsafe_chunk", lambda torch, x: (x * x).unsafe_chunk(3, 1)[0].sigmoid_() * x[:, :1],
      (signed((2, 5)),)),
+    ("index_select", lambda torch, x: x.index_select(1, torch.tensor([2, 0, 2])) ** 3,
+     (signed(S23),)),
+    ("pack_padded_sequence", lambda torch, x: torch.nn.utils.rnn.pack_padded_sequence(
+        x, [3, 1]).data ** 3, (signed((3, 2, 2)),)),
+    ("pack_padded_sequence batch_first", lambda torch, x: torch.nn.utils.rnn.
+     pack_padded_sequence(x, [3, 1], batch_first=True).data ** 3, (signed((2, 3)),)),
 ]
 
 # Node classes the table need not reach, and why.

@@ -25,6 +25,7 @@ import numpy as np
 from ... import _creation, _dtype
 from ..._ops._record import record
 from ..._tensor import Tensor, wrap
+from ...autograd import _formula as formula
 from ...autograd.graph import Node
 
 __all__ = ["PackedSequence", "invert_permutation", "pack_padded_sequence",
@@ -119,15 +120,11 @@ class PackPaddedSequenceBackward0(Node):
     __slots__ = ("input_size", "batch_sizes", "batch_first")
 
     def backward(self, grad):
-        size = list(self.input_size)
-        if self.batch_first:
-            size[0], size[1] = size[1], size[0]
-        grad_input = np.zeros(size, dtype=grad.dtype)
-        offset = 0
-        for step, batch_size in enumerate(self.batch_sizes):
-            grad_input[step, :batch_size] = grad[offset:offset + batch_size]
-            offset += batch_size
-        return grad_input.swapaxes(0, 1) if self.batch_first else grad_input
+        # Row r of ``data`` came from (time step, sequence) = (steps[r], sequences[r]).
+        steps = np.repeat(np.arange(len(self.batch_sizes)), self.batch_sizes)
+        sequences = np.concatenate([np.arange(count) for count in self.batch_sizes])
+        key = (sequences, steps) if self.batch_first else (steps, sequences)
+        return formula.scatter(tuple(self.input_size), key, grad)
 
 
 def _check_long_tensor(tensor: Tensor) -> None:
