@@ -105,6 +105,15 @@ def doc_url(qualname: str, obj: Any) -> str:
     return f"{DOCS}generated/{qualname}.html"
 
 
+def _defined_for(home: str, our_path: str) -> bool:
+    """Whether a name whose ``__module__`` is ``home`` belongs to the module ``our_path``:
+    defined there, or in a private module beside it (``nn/_functional_conv.py`` for
+    ``nn/functional.py``)."""
+    package, _, file = home.rpartition(".")
+    return home == our_path or (package == our_path.rpartition(".")[0]
+                                and file.startswith("_"))
+
+
 def rows(torch_path: str, our_path: str, take: str) -> list[tuple[str, str, str]]:
     ours, theirs = resolve(our_path), resolve(torch_path)
     names = [name for name in dir(ours) if not name.startswith("_")]
@@ -114,11 +123,13 @@ def rows(torch_path: str, our_path: str, take: str) -> list[tuple[str, str, str]
         if inspect.ismodule(obj) or not hasattr(theirs, name):
             continue
         # A module file lists what it defines; what it merely imports is listed where it
-        # is defined. (Packages, like ``torch`` itself, list their re-exports.)
+        # is defined. (Packages, like ``torch`` itself, list their re-exports, and a module
+        # lists what a private file beside it defines for it: ``nn.functional`` the
+        # convolutions of ``nn/_functional_conv.py``.)
         if take == "plain functions" and not inspect.isfunction(obj):
             continue
         if take != "members" and not hasattr(ours, "__path__") and \
-                getattr(obj, "__module__", our_path) != our_path:
+                not _defined_for(getattr(obj, "__module__", our_path), our_path):
             continue
         file = defining_file(obj)
         if file is None:

@@ -48,20 +48,6 @@ class InferenceState:
     enabled = False
 
 
-def wrap(data: Any, requires_grad: bool = False, cls: type | None = None) -> Tensor:
-    """A new leaf around a NumPy array (or a NumPy scalar), not copied: the one constructor
-    of a tensor. Every operation's result is made here, and so is every ``Tensor(...)``,
-    ``Parameter(...)`` (``cls``: the subclass to make)."""
-    if type(data) is not np.ndarray:
-        data = np.asarray(data)
-    tensor = object.__new__(Tensor if cls is None else cls)
-    tensor._data, tensor._requires_grad, tensor._grad_fn = data, requires_grad, None
-    tensor._version_counter, tensor._base, tensor._output_nr = [0], None, 0
-    if InferenceState.enabled:
-        tensor._is_inference = True
-    return tensor
-
-
 class TensorBase:
     """``torch._C.TensorBase``: in PyTorch the C++ half of every tensor, which
     ``torch.Tensor`` extends in Python. Here it is empty; it exists so that
@@ -491,6 +477,20 @@ class Tensor(TensorBase):
         new.__dict__.update(copy.deepcopy(user_attributes, memo))
         return new
 
+
+
+def wrap(data: Any, requires_grad: bool = False, cls: type[Tensor] = Tensor) -> Tensor:
+    """A new leaf around a NumPy array (or a NumPy scalar), not copied: the one constructor
+    of a tensor. Every operation's result is made here, and so is every ``Tensor(...)``,
+    ``Parameter(...)`` (``cls``: the subclass to make)."""
+    if type(data) is not np.ndarray:
+        data = np.asarray(data)
+    tensor = object.__new__(cls)
+    tensor._data, tensor._requires_grad, tensor._grad_fn = data, requires_grad, None
+    tensor._version_counter, tensor._base, tensor._output_nr = [0], None, 0
+    if InferenceState.enabled:
+        tensor._is_inference = True
+    return tensor
 
 _AUTOGRAD_STATE = frozenset({"_grad", "_output_nr", "_backward_hooks",
                              "_post_accumulate_grad_hooks", "_grad_accumulator",

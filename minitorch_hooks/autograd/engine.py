@@ -536,8 +536,11 @@ def _accumulate(leaf: Tensor, grad: Any) -> Any:
 
     The first gradient is stored as a copy. PyTorch stores the gradient itself when nothing
     else holds it ("stealing" it), which it learns from a reference count; here the copy is
-    always made, and the node's post-hooks are handed the array now in ``.grad``, so they
-    see what a post-accumulate-grad hook changed in place, as they do in PyTorch."""
+    always made (a reference count is a fact of CPython, not of the graph), and the node's
+    post-hooks are handed the array now in ``.grad``, so they see what a
+    post-accumulate-grad hook changed in place, as they do in PyTorch. One case differs:
+    when a hook kept the gradient, PyTorch copies too, and its post-hooks then see the
+    kept gradient, not ``.grad``."""
     if grad is None:
         pass
     elif type(grad) is Tensor:

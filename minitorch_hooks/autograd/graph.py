@@ -76,9 +76,12 @@ class Node:
         # An input that is not a tensor (a plain number, or None) gets no gradient. Like
         # PyTorch's validate_outputs, the engine checks a gradient's shape and dtype only
         # where it is sent on, so only those inputs' are kept.
-        pairs = [_edge_and_meta(x) for x in inputs]
-        self.next_functions = tuple([edge for edge, _ in pairs])
-        self._input_meta = tuple([meta for _, meta in pairs])
+        edges, metas = [], []
+        for x in inputs:
+            edge, meta = _edge_and_meta(x)
+            edges.append(edge)
+            metas.append(meta)
+        self.next_functions, self._input_meta = tuple(edges), tuple(metas)
         self._sequence_nr = next(_sequence_nr)
         self._saved = saved
         # Hooks are rare, so they live in a NodeHooks made on the first registration: the

@@ -22,7 +22,7 @@ from types import ModuleType
 from typing import Any
 
 from ..nn.modules import module as our_registry
-from ..utils.hooks import library_hook
+from ..utils.hooks import Result, library_hook
 from . import dispatch, registration
 from .events import HookEvent, events_to_json
 from .kinds import describe, hook_name, is_module, kind_info
@@ -32,6 +32,8 @@ from .svg import render_svg
 from .text import render_text
 from .watched import Finish
 
+# The rules under which a result other than None takes the place of the value.
+_TAKES_THE_PLACE = (Result.REPLACES, Result.NONE_AFTER_ALL, Result.IS_THE_VALUE)
 
 class Trace:
     """The events of one traced block, and the ways to show them."""
@@ -102,7 +104,8 @@ class Trace:
         self.events.append(event)
 
         def finish(result: Any, error: BaseException | None) -> None:
-            event.replaced = result is not None
+            # Whether the result took the value's place is the hook point's rule.
+            event.replaced = result is not None and info.result in _TAKES_THE_PLACE
             event.raised = None if error is None else type(error).__name__
             if info.phase == "registration":
                 # Names looked up during a registration hook saw the model before the

@@ -24,7 +24,16 @@ if TYPE_CHECKING:
 
 class ConversionMixin:
     """``_apply`` and what is built on it: ``to``, ``cpu``, ``type``, ``float``, ``double``,
-    ``half``; and the modes: ``train``, ``eval``, ``requires_grad_``, ``zero_grad``."""
+    ``half``; and the modes: ``train``, ``eval``, ``requires_grad_``, ``zero_grad``.
+
+    It needs a module's ``training`` flag and its parameter and buffer registries (set up
+    by ``Module.__init__``), and walks the tree with ``TreeMixin``'s ``children`` and
+    ``parameters``.
+    """
+
+    training: bool
+    _parameters: dict[str, Parameter | None]
+    _buffers: dict[str, Tensor | None]
 
     def _apply(self, fn: Callable[[Tensor], Tensor]) -> Module:
         """Replace every parameter's and buffer's values by ``fn`` of them, children first.

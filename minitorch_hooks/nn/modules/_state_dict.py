@@ -12,7 +12,7 @@ from __future__ import annotations
 import itertools
 import warnings
 from collections import OrderedDict, namedtuple
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from ... import __future__
@@ -50,7 +50,22 @@ class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpec
 class StateDictMixin:
     """``state_dict``, ``load_state_dict`` and the steps a module overrides to take part:
     ``_save_to_state_dict``, ``_load_from_state_dict``, ``get_extra_state`` and
-    ``set_extra_state``."""
+    ``set_extra_state``.
+
+    It needs the registries and the four state-dict hook dictionaries that
+    ``Module.__init__`` sets up (the hooks are registered in ``module.py``), and the
+    module's ``_version``.
+    """
+
+    _version: int
+    _parameters: dict[str, Parameter | None]
+    _buffers: dict[str, Tensor | None]
+    _non_persistent_buffers_set: set[str]
+    _modules: dict[str, Module | None]
+    _state_dict_pre_hooks: OrderedDict[int, Callable]
+    _state_dict_hooks: OrderedDict[int, Callable]
+    _load_state_dict_pre_hooks: OrderedDict[int, Callable]
+    _load_state_dict_post_hooks: OrderedDict[int, Callable]
 
     def state_dict(self, *args: Any, destination: dict | None = None, prefix: str = "",
                    keep_vars: bool = False) -> dict:

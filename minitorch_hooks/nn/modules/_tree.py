@@ -2,8 +2,8 @@
 ``apply``..., and printing it (``repr``).
 
 ``Module`` inherits these methods from :class:`TreeMixin`; PyTorch writes them in
-``torch/nn/modules/module.py`` itself. (Every ``Module`` is a ``TreeMixin``, which is how
-the checks below ask "is this a module?" without importing ``module.py``.)
+``torch/nn/modules/module.py`` itself. What asks "is this a module?" (``get_submodule``,
+``set_submodule``) is in ``module.py``, beside ``Module``.
 See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.Module.html#torch.nn.Module.named_modules>
 """
 
@@ -28,7 +28,16 @@ def _addindent(text: str, spaces: int) -> str:
 
 
 class TreeMixin:
-    """The sub-modules, parameters and buffers of a module and of everything inside it."""
+    """The sub-modules, parameters and buffers of a module and of everything inside it.
+
+    It reads the three registries that ``Module.__init__`` sets up (``module.py:
+    _fresh_state``) and ``Module.__setattr__`` fills, and follows dotted paths with
+    ``Module.get_submodule``; it sets nothing itself.
+    """
+
+    _parameters: dict[str, Parameter | None]
+    _buffers: dict[str, Tensor | None]
+    _modules: dict[str, Module | None]
 
     def named_modules(self, memo: set | None = None, prefix: str = "",
                       remove_duplicate: bool = True) -> Iterator[tuple[str, Module]]:
@@ -88,35 +97,6 @@ class TreeMixin:
     def buffers(self, recurse: bool = True) -> Iterator[Tensor]:
         for _, buffer in self.named_buffers(recurse=recurse):
             yield buffer
-
-    def get_submodule(self, target: str) -> Module:
-        """The module at a dotted path such as ``"encoder.0"``."""
-        module = self
-        for item in target.split(".") if target else ():
-            if not hasattr(module, item):
-                raise AttributeError(f"{module._get_name()} has no attribute `{item}`")
-            module = getattr(module, item)
-            if not isinstance(module, TreeMixin):
-                raise AttributeError(f"`{item}` is not an nn.Module")
-        return module
-
-    def set_submodule(self, target: str, module: Module, strict: bool = False) -> None:
-        """Put ``module`` at a dotted path such as ``"encoder.0"``: an assignment to the
-        parent module, so registration hooks see it as they see ``parent.name = module``.
-        With ``strict``, only an existing attribute may be replaced.
-        See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.Module.html#torch.nn.Module.set_submodule>
-        """
-        if target == "":
-            raise ValueError("Cannot set the submodule without a target name!")
-        if not isinstance(module, TreeMixin):
-            raise ValueError(f"`module` is not an nn.Module, found {type(module)}")
-        parent_path, _, name = target.rpartition(".")
-        parent = self.get_submodule(parent_path)
-        if strict and not hasattr(parent, name):
-            raise AttributeError(f"{parent._get_name()} has no attribute `{name}`")
-        if hasattr(parent, name) and not isinstance(getattr(parent, name), TreeMixin):
-            raise AttributeError(f"`{name}` is not an nn.Module")
-        setattr(parent, name, module)
 
     def get_parameter(self, target: str) -> Parameter:
         """The parameter at a dotted path such as ``"encoder.0.weight"``.

@@ -567,6 +567,35 @@ class Module(TreeMixin, ConversionMixin, StateDictMixin):
         else:
             self._non_persistent_buffers_set.add(name)
 
+    def get_submodule(self, target: str) -> Module:
+        """The module at a dotted path such as ``"encoder.0"``."""
+        module = self
+        for item in target.split(".") if target else ():
+            if not hasattr(module, item):
+                raise AttributeError(f"{module._get_name()} has no attribute `{item}`")
+            module = getattr(module, item)
+            if not isinstance(module, Module):
+                raise AttributeError(f"`{item}` is not an nn.Module")
+        return module
+
+    def set_submodule(self, target: str, module: Module, strict: bool = False) -> None:
+        """Put ``module`` at a dotted path such as ``"encoder.0"``: an assignment to the
+        parent module, so registration hooks see it as they see ``parent.name = module``.
+        With ``strict``, only an existing attribute may be replaced.
+        See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.Module.html#torch.nn.Module.set_submodule>
+        """
+        if target == "":
+            raise ValueError("Cannot set the submodule without a target name!")
+        if not isinstance(module, Module):
+            raise ValueError(f"`module` is not an nn.Module, found {type(module)}")
+        parent_path, _, name = target.rpartition(".")
+        parent = self.get_submodule(parent_path)
+        if strict and not hasattr(parent, name):
+            raise AttributeError(f"{parent._get_name()} has no attribute `{name}`")
+        if hasattr(parent, name) and not isinstance(getattr(parent, name), Module):
+            raise AttributeError(f"`{name}` is not an nn.Module")
+        setattr(parent, name, module)
+
     def add_module(self, name: str, module: Module | None) -> None:
         """Add a sub-module under ``name`` (what attribute assignment does)."""
         if not isinstance(module, Module) and module is not None:
