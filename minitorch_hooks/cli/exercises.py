@@ -40,7 +40,8 @@ _FANCY = {"pass": (_GREEN, "✓"), "fail": (_RED, "✗"), "todo": (_YELLOW, "○
 _PLAIN = {"pass": "PASS", "fail": "FAIL", "todo": "TODO"}
 _PRINTED_LINES = 5  # of what the learner's code printed, shown under a failed check
 _WIDTH = 88
-_CHECK_LINES = 30  # a failed check's code is shown up to this length
+_CHECK_LINES = 10  # a failed check's code is shown up to this length (a failure
+# then takes at most about 15 lines)
 
 
 def add_exercise_commands(commands: argparse._SubParsersAction) -> None:
@@ -269,14 +270,21 @@ class _Report:
         failed = {r.check.step for r in results if r.status == "fail"}
         first_todo = next((r for r in results if r.status == "todo"), None)
         hinted: set[int] = set()
+        previous = None
         for result in results:
             step = result.check.step
             again = memory.failed_before(exercise.name, step) > 0
+            # The same failure on the other library, or a later step failing after an
+            # earlier one did (it may only be the consequence), is told in brief.
+            brief = result.status == "fail" and (step > min(failed) or (
+                previous is not None and previous.check is result.check
+                and previous.detail == result.detail))
             self.result(result, first_todo=result is first_todo,
                         show_hint=step not in hinted and (self.hint or (
                             result.status == "fail" and again)),
                         offer_hint=result.status == "fail" and step not in hinted,
-                        number=exercise.number)
+                        number=exercise.number, brief=brief)
+            previous = result
             if result.status == "fail" or result is first_todo:
                 hinted.add(step)
         print(f"\n  {self.summary(results)}\n")
@@ -284,7 +292,7 @@ class _Report:
         return all(result.status == "pass" for result in results)
 
     def result(self, result: Result, *, first_todo: bool, show_hint: bool,
-               offer_hint: bool, number: int) -> None:
+               offer_hint: bool, number: int, brief: bool = False) -> None:
         check = result.check
         title = f"step {check.step}: {check.title}"
         if check.compare_with_pytorch:
@@ -301,6 +309,8 @@ class _Report:
             return
         print(f"  {self.mark('fail')} {title}")
         print(_note("", result.detail))
+        if brief:
+            return
         self.check_code(check)
         if show_hint:
             print(_note("hint: ", check.hint))

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from ..cli.pytorch import INSTALL_PYTORCH
-from .checking import Check, CheckFailed, Result, close, run_check, watching
+from .checking import Check, CheckFailed, Result, close, difference, run_check, watching
 
 ANSWERS = Path(__file__).with_name("pytorch_answers.json")
 REGENERATE = "python -m minitorch_hooks.tutorials.record_answers"
@@ -84,9 +84,9 @@ class Compare:
         answer = self.next_answer(what, "close")
         recorded = np.array(answer["close"], dtype=float).reshape(answer["shape"])
         if not close(actual, recorded):
-            raise CheckFailed(f"{what} differs from what {self.pytorch} computed (recorded): "
-                              f"yours is {np.round(actual, 4).tolist()}, {self.pytorch}'s "
-                              f"is {np.round(recorded, 4).tolist()}")
+            raise CheckFailed(difference(
+                actual, recorded, f"{what} differs from what {self.pytorch} computed "
+                "(recorded):", yours="yours is", theirs=f"{self.pytorch}'s is"))
 
     def equal(self, actual: Any, expected: Any, what: str) -> None:
         answer = self.next_answer(what, "equal")

@@ -87,12 +87,39 @@ def close(got: np.ndarray, want: np.ndarray) -> bool:
 
 def expect_close(actual: Any, expected: Any, what: str) -> None:
     """Fail unless ``actual`` has ``expected``'s shape and values (float32 tolerance)."""
-    expect(actual is not None, f"{what} is None, expected {as_array(expected).tolist()}")
-    got, want = as_array(actual), as_array(expected)
-    expect(close(got, want),
-           f"{what} is {np.round(got, 4).tolist()}, expected {np.round(want, 4).tolist()}")
+    want = as_array(expected)
+    expect(actual is not None, f"{what} is None, expected {shown(want)}")
+    got = as_array(actual)
+    if not close(got, want):  # (the message is worked out only for a failure)
+        raise CheckFailed(difference(got, want, what))
     if _watcher is not None:
         _watcher.close(got, want, what)
+
+
+# A failure shows whole values up to this many numbers; a larger one, where it differs.
+_SHOWN_VALUES = 8
+
+
+def shown(values: np.ndarray) -> str:
+    """A value for a failure message: its numbers if they are few, else its shape."""
+    if values.size <= _SHOWN_VALUES:
+        return str(np.round(values, 4).tolist())
+    return f"a tensor of shape {list(values.shape)}"
+
+
+def difference(got: np.ndarray, want: np.ndarray, what: str, yours: str = "is",
+               theirs: str = "expected") -> str:
+    """One line on how ``got`` differs from ``want``: the shapes if they differ, else the
+    values if they are few, else the first element that differs and how many do; never a
+    whole large tensor. ``yours`` and ``theirs`` introduce the two values."""
+    if got.shape != want.shape:
+        return f"{what} has shape {list(got.shape)}, {theirs} {list(want.shape)}"
+    if want.size <= _SHOWN_VALUES:
+        return f"{what} {yours} {shown(got)}, {theirs} {shown(want)}"
+    wrong = ~np.isclose(got, want, rtol=1e-5, atol=1e-6)
+    first = tuple(int(i) for i in np.argwhere(wrong)[0])
+    return (f"{what} at {list(first)} {yours} {got[first]:.4g}, {theirs} {want[first]:.4g} "
+            f"({int(wrong.sum())} of {want.size} values differ)")
 
 
 def expect_equal(actual: Any, expected: Any, what: str, message: str) -> None:

@@ -12,8 +12,10 @@ Without PyTorch installed, PyTorch's side is read from its recording instead
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import math
+import os
 import re
 import warnings
 from typing import Any
@@ -113,7 +115,7 @@ def assert_close(mine: Any, theirs: Any, rtol: float, atol: float, path: str = "
         assert mine.dtype == theirs.dtype, f"{path}: dtype {mine.dtype} != torch's {theirs.dtype}"
         assert mine.shape == theirs.shape, f"{path}: shape {mine.shape} != torch's {theirs.shape}"
         np.testing.assert_allclose(mine.array, theirs.array, rtol=rtol, atol=atol,
-                                   err_msg=path, equal_nan=True)
+                                   err_msg=f"{path} (BLAS: {blas_in_use()})", equal_nan=True)
         return
     if isinstance(theirs, Raised):
         assert isinstance(mine, Raised), f"{path}: torch raised {theirs!r}, we returned {mine!r}"
@@ -134,9 +136,51 @@ def assert_close(mine: Any, theirs: Any, rtol: float, atol: float, path: str = "
         return
     if isinstance(theirs, float) and isinstance(mine, float):
         assert math.isclose(mine, theirs, rel_tol=rtol, abs_tol=atol) or (
-            math.isnan(mine) and math.isnan(theirs)), f"{path}: {mine} != torch's {theirs}"
+            math.isnan(mine) and math.isnan(theirs)), (
+            f"{path}: {mine} != torch's {theirs} (difference {mine - theirs:.3g}; rtol "
+            f"{rtol:g}, atol {atol:g}; BLAS: {blas_in_use()})")
         return
     assert mine == theirs, f"{path}: {mine!r} != torch's {theirs!r}"
+
+
+@functools.cache
+def blas_in_use() -> str:
+    """The BLAS library NumPy computes matrix products with, for a failure message: a
+    float32 result that differs in its last bits may come from another kernel (see
+    ``docs/explanation/last-digits.md``), not from a regression."""
+    blas = np.show_config(mode="dicts")["Build Dependencies"]["blas"]
+    parts = [f"{blas.get('name', '?')} {blas.get('version', '')}".strip()]
+    parts += [f"{name}={os.environ[name]}" for name in ("OPENBLAS_CORETYPE",
+              "OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS") if name in os.environ]
+    try:
+        import threadpoolctl  # not a dependency; it names the kernel picked at run time
+    except ImportError:
+        parts.append(f"kernel chosen for this CPU, {os.cpu_count()} cores")
+    else:
+        parts += [f"{info.get('architecture', '?')} kernel, {info['num_threads']} threads"
+                  for info in threadpoolctl.threadpool_info() if info["user_api"] == "blas"]
+    return ", ".join(parts)
+
+
+def within_rounding(mine: Any, theirs: Any, rtol: float, what: str, reason: str) -> None:
+    """Assert that ``mine`` is ``theirs`` up to ``rtol`` of its largest magnitude (a
+    normwise comparison, for values computed by float32 sums in another order). A failure
+    names the worst element, both values, the difference, the tolerance, ``reason`` (why
+    this tolerance) and the BLAS in use, in a few lines whatever the size."""
+    mine, theirs = np.asarray(mine, dtype=np.float64), np.asarray(theirs, dtype=np.float64)
+    assert mine.shape == theirs.shape, f"{what}: shape {mine.shape}, PyTorch's {theirs.shape}"
+    difference = np.abs(mine - theirs)
+    scale = float(np.abs(theirs).max(initial=0.0))
+    if difference.size == 0 or difference.max() <= rtol * scale:
+        return
+    worst = np.unravel_index(int(difference.argmax()), difference.shape)
+    where = f" at {list(map(int, worst))}" if difference.ndim else ""
+    raise AssertionError(
+        f"{what}{where}: {mine[worst]:.9g} here, {theirs[worst]:.9g} in PyTorch\n"
+        f"  difference {difference[worst]:.3g} > tolerance {rtol * scale:.3g} ({rtol:g} of "
+        f"the largest magnitude, {scale:.3g}; {int((difference > rtol * scale).sum())} of "
+        f"{difference.size} values outside)\n"
+        f"  the tolerance: {reason}\n  BLAS: {blas_in_use()}")
 
 
 def assert_same_outcome(scenario: Any, *, rtol: float = 1e-5, atol: float = 1e-6,

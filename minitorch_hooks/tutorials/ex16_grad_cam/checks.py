@@ -66,6 +66,9 @@ def captures_the_last_convolution(ex, torch):
            f"activations of shape {list(captured['activations'].shape)}: is that the "
            "last Conv2d's output (6 maps of 4x4)?")
     expect_close(captured["activations"], activations, "the stored activations")
+    channels = captured["gradients"].shape[1] if captured["gradients"].dim() == 4 else None
+    expect(channels == 6, f"the stored gradient has {channels} channels where the last "
+           "convolution has 6")
     expect_close(captured["gradients"], gradient, "the stored gradients")
     expect(not captured["activations"].requires_grad and not captured["gradients"].requires_grad,
            "store detached tensors: they are for looking at, not for training through")
