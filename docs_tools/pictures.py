@@ -8,12 +8,23 @@ drawn by ``minitorch_hooks.hook_trace``.
 
 ``PICTURES`` maps the picture's path in the site to its page and its drawing function;
 ``docs_tools/hooks.py`` adds them to the build as generated files.
+
+Running the pages is most of a build's time (half a minute), so each page's pictures are
+kept in ``.cache/pictures/`` under a digest of everything they are drawn from: the page,
+the package's files, this folder's code, the benchmark results and the versions of Python,
+NumPy and matplotlib. A build whose inputs did not change reads them back (``mkdocs serve``
+starts in seconds the second time); any change to an input draws them anew. The folder can
+be deleted at any time.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
+import hashlib
 import io
+import json
+import platform
 import textwrap
 from collections.abc import Callable
 from typing import Any
@@ -182,8 +193,6 @@ def one_backward_timeline(page: Namespace) -> str:
 def peer_ratios(page: Namespace) -> str:
     """``benchmarks/results/peers.json`` as bars: each library's median time on each
     workload as a multiple of PyTorch's (the line at 1), on a log scale."""
-    import json
-
     import matplotlib.ticker
 
     plt = _pyplot()
@@ -233,13 +242,53 @@ PICTURES: dict[str, tuple[str, Callable[[Namespace], str]]] = {
 }
 
 
+ROOT = DOCS.parent
+CACHE = ROOT / ".cache" / "pictures"
+# What every picture is drawn with, besides its page (folders: every file in them).
+INPUTS = ["minitorch_hooks", "docs_tools", "benchmarks/results"]
+
+
+@functools.cache
+def _inputs_digest() -> str:
+    import matplotlib
+    import numpy
+
+    digest = hashlib.sha256(f"{platform.python_version()} numpy {numpy.__version__} "
+                            f"matplotlib {matplotlib.__version__}".encode())
+    for folder in INPUTS:
+        for path in sorted((ROOT / folder).rglob("*")):
+            if path.is_file() and "__pycache__" not in path.parts:
+                digest.update(path.relative_to(ROOT).as_posix().encode() + b"\0")
+                digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def page_pictures(page: str, draw: Callable[[], dict[str, str]]) -> dict[str, str]:
+    """``draw()``, the pictures of ``page``, or what it gave when the page and every input
+    were the same (read from :data:`CACHE`)."""
+    digest = hashlib.sha256(_inputs_digest().encode() + (DOCS / page).read_bytes()).hexdigest()
+    name = page.replace("/", "--").removesuffix(".md")
+    cached = CACHE / f"{name}-{digest[:20]}.json"
+    if cached.exists():
+        return json.loads(cached.read_text(encoding="utf-8"))
+    pictures = draw()
+    CACHE.mkdir(parents=True, exist_ok=True)
+    for older in CACHE.glob(f"{name}-{'?' * 20}.json"):  # this page's, from other inputs
+        older.unlink()
+    cached.write_text(json.dumps(pictures), encoding="utf-8")
+    return pictures
+
+
+def _draw_page(page: str) -> dict[str, str]:
+    """Run ``page`` and draw each of its pictures from what it leaves."""
+    with contextlib.redirect_stdout(io.StringIO()):
+        namespace = PageRun(DOCS / page).run_all()
+    return {path: draw(namespace) for path, (of, draw) in PICTURES.items() if of == page}
+
+
 def draw_all() -> dict[str, str]:
-    """Every picture's SVG text by its site path; each page runs once."""
-    namespaces: dict[str, Namespace] = {}
-    pictures = {}
-    for path, (page, draw) in PICTURES.items():
-        if page not in namespaces:
-            with contextlib.redirect_stdout(io.StringIO()):
-                namespaces[page] = PageRun(DOCS / page).run_all()
-        pictures[path] = draw(namespaces[page])
+    """Every picture's SVG text by its site path; each page runs once, if at all."""
+    pictures: dict[str, str] = {}
+    for page in dict.fromkeys(page for page, _ in PICTURES.values()):
+        pictures |= page_pictures(page, functools.partial(_draw_page, page))
     return pictures

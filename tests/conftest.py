@@ -13,6 +13,16 @@ import recording  # noqa: E402 - found through the path set above
 
 _passed: set[str] = set()
 
+# The fast tier, `pytest -m hooks`: the cross-checks of hooks and of the backward engine,
+# where everything is exact (which hooks fire, in which order, with what arguments, and
+# the errors), and the hook tracer. About 20 s: the inner loop while changing hooks or the
+# engine (CONTRIBUTING.md, "Running the tests").
+HOOKS_TIER = [f"tests/conformance/test_{name}.py" for name in (
+    "tensor_hooks", "module_forward_hooks", "module_backward_hooks", "module_hooks_on_layers",
+    "module_private_hooks_and_swap", "multi_grad_hook", "saved_tensor_hooks", "optim_hooks",
+    "engine_order", "grad_mode_in_backward", "create_graph", "custom_function",
+    "hook_fuzz", "hook_order_fuzz")] + ["tests/test_trace.py"]
+
 
 def pytest_report_header(config):
     return recording.header()
@@ -21,6 +31,12 @@ def pytest_report_header(config):
 def pytest_itemcollected(item):
     recording.collected.add(item.nodeid)
     recording.collect_key(item)
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if item.nodeid.split("::", 1)[0] in HOOKS_TIER:
+            item.add_marker(pytest.mark.hooks)
 
 
 def pytest_collection_finish(session):

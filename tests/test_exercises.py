@@ -312,12 +312,24 @@ def test_each_gap_of_the_starter_raises_with_the_exercise_s_name(exercise):
 quiet = pytest.mark.filterwarnings("ignore:Full backward hook is firing")
 
 
+_SOLUTION_PRINTED: dict[str, str] = {}
+
+
+def solution_printed(exercise, capsys) -> str:
+    """What the solution prints, run as a script in the current folder: run once in a
+    session, for the two tests below that read it (some solutions train for seconds)."""
+    if exercise.name not in _SOLUTION_PRINTED:
+        capsys.readouterr()
+        runpy.run_path(str(exercise.solution), run_name="__main__")
+        _SOLUTION_PRINTED[exercise.name] = capsys.readouterr().out
+    return _SOLUTION_PRINTED[exercise.name]
+
+
 @quiet
 @pytest.mark.parametrize("exercise", EXERCISES, ids=IDS)
 def test_the_solution_runs_as_a_script(exercise, tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
-    runpy.run_path(str(exercise.solution), run_name="__main__")
-    assert capsys.readouterr().out.strip()
+    assert solution_printed(exercise, capsys).strip()
 
 
 @pytest.mark.parametrize("exercise", EXERCISES, ids=IDS)
@@ -346,7 +358,7 @@ def test_the_solution_runs_unchanged_on_pytorch(exercise, tmp_path, monkeypatch,
     source = exercise.solution.read_text()
     theirs = pytorch_answer(lambda torch: printed(source.replace(TORCH_IMPORT, "import torch")))
     assert "Traceback" not in theirs
-    ours = printed(source)
+    ours = solution_printed(exercise, capsys)
     if exercise.name not in DIVERGING:
         assert ours == theirs
 

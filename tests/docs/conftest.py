@@ -29,7 +29,13 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
 
 @pytest.fixture(scope="session")
 def site_dir(tmp_path_factory: pytest.TempPathFactory) -> pathlib.Path:
-    """The site built with ``mkdocs build --strict`` into a temporary folder."""
+    """The site built with ``mkdocs build --strict`` into a temporary folder; or the one
+    in ``MTH_SITE``, which ``.ci/run`` has just built from the same tree with the same
+    command (so CI builds it once, not twice)."""
+    if os.environ.get("MTH_SITE"):
+        site = pathlib.Path(os.environ["MTH_SITE"])
+        assert (site / "index.html").is_file(), f"MTH_SITE={site} holds no built site"
+        return site
     try:
         import material  # noqa: F401
         import mkdocs  # noqa: F401
