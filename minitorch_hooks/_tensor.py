@@ -40,6 +40,8 @@ _DETACH_VIEW = (
 class device:  # noqa: N801 - torch's name
     """Where a tensor lives. minitorch_hooks has one device, the CPU."""
 
+    __module__ = "minitorch_hooks"  # its public home, as ``torch.device`` is PyTorch's
+
     __slots__ = ("type",)
 
     def __init__(self, type: str = "cpu") -> None:  # noqa: A002 - torch's argument name
@@ -79,6 +81,8 @@ class TensorBase:
     ``torch.Tensor`` extends in Python. Here it is empty; it exists so that
     ``isinstance(x, torch._C.TensorBase)`` holds, as it does in PyTorch."""
 
+    __module__ = "minitorch_hooks._C"  # where PyTorch's is
+
     __slots__ = ()
 
 
@@ -88,6 +92,8 @@ class Tensor(TensorBase):
     ``Tensor([1., 2.])`` is PyTorch's legacy constructor (always float32);
     ``minitorch_hooks.tensor(...)`` is the usual one.
     """
+
+    __module__ = "minitorch_hooks"  # its public home, as ``torch.Tensor`` is PyTorch's
 
     # Every tensor has these six; an operation sets them for each result it makes. A view's
     # ``_base`` is the tensor it shares memory with; a result's ``_output_nr`` is its place

@@ -9,6 +9,7 @@ import weakref
 from typing import Any
 
 from .. import _warnings
+from .._generator import Generator
 from .._tensor import TensorBase
 from ..autograd import grad_mode
 from ..autograd.grad_mode import is_grad_enabled
@@ -17,7 +18,7 @@ from ..autograd.graph import current_graph_task_id as _current_graph_task_id
 from ..autograd.graph import will_engine_execute_node as _will_engine_execute_node
 from . import _autograd
 
-__all__ = ["TensorBase", "_WeakTensorRef", "_autograd", "_current_autograd_node",
+__all__ = ["Generator", "TensorBase", "_WeakTensorRef", "_autograd", "_current_autograd_node",
            "_current_graph_task_id", "_get_warnAlways", "_set_grad_enabled",
            "_set_warnAlways", "_will_engine_execute_node", "is_grad_enabled"]
 
