@@ -1,5 +1,6 @@
 """Neural-network building blocks, as in ``torch.nn``."""
 
+from .. import _missing
 from . import functional, init, modules, utils
 from .modules import (
     GELU,
@@ -52,3 +53,5 @@ __all__ = ["AdaptiveAvgPool2d", "AvgPool2d", "BatchNorm1d", "BatchNorm2d", "Buff
            "ReLU", "Sequential", "SiLU", "Sigmoid", "Softmax", "Softmin", "Tanh",
            "UninitializedBuffer", "UninitializedParameter", "Upsample", "functional", "init",
            "modules", "utils"]
+
+__getattr__ = _missing.module_getattr(__name__, "torch.nn")  # PyTorch's missing names say so
