@@ -19,6 +19,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from minitorch_hooks._missing import is_missing
+
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "minitorch_hooks"
 PAGE = ROOT / "docs" / "reference" / "index.md"
@@ -66,6 +68,16 @@ def resolve(path: str) -> Any:
     raise ImportError(path)
 
 
+def _source_file(candidate: Any) -> str | None:
+    """Where ``candidate`` is written. A class that names its public module
+    (``Tensor.__module__`` is ``minitorch_hooks``) is found by its own methods' code."""
+    if inspect.isclass(candidate):
+        for member in vars(candidate).values():
+            if inspect.isfunction(member):
+                return member.__code__.co_filename
+    return inspect.getsourcefile(inspect.unwrap(candidate))
+
+
 def defining_file(obj: Any) -> str | None:
     """The file of minitorch_hooks that defines ``obj``, relative to the repository."""
     for candidate in (obj, getattr(obj, "fget", None), getattr(obj, "__func__", None),
@@ -73,7 +85,7 @@ def defining_file(obj: Any) -> str | None:
         if candidate is None:
             continue
         try:
-            file = inspect.getsourcefile(inspect.unwrap(candidate))
+            file = _source_file(candidate)
         except (TypeError, ValueError):
             continue
         if file and Path(file).resolve().is_relative_to(PACKAGE):
@@ -120,8 +132,8 @@ def rows(torch_path: str, our_path: str, take: str) -> list[tuple[str, str, str]
     found = []
     for name in sorted(names, key=str.lower):
         obj = inspect.getattr_static(ours, name) if take == "members" else getattr(ours, name)
-        if inspect.ismodule(obj) or not hasattr(theirs, name):
-            continue
+        if inspect.ismodule(obj) or is_missing(obj) or not hasattr(theirs, name):
+            continue  # (a missing tensor attribute is a descriptor that says so: left out)
         # A module file lists what it defines; what it merely imports is listed where it
         # is defined. (Packages, like ``torch`` itself, list their re-exports, and a module
         # lists what a private file beside it defines for it: ``nn.functional`` the
@@ -133,6 +145,11 @@ def rows(torch_path: str, our_path: str, take: str) -> list[tuple[str, str, str]
             continue
         file = defining_file(obj)
         if file is None:
+            continue
+        # (Its module is the one it names, or the file it is written in: a class may name
+        # its public home, ``saved_tensors_hooks`` is ``torch.autograd.graph``'s.)
+        homes = {getattr(obj, "__module__", our_path), file.removesuffix(".py").replace("/", ".")}
+        if take != "members" and not hasattr(ours, "__path__") and our_path not in homes:
             continue
         qualname = f"{torch_path}.{name}"
         found.append((qualname, doc_url(qualname, obj), file))

@@ -19,6 +19,7 @@ import math
 from . import (
     _C,
     __future__,
+    _missing,
     _silent_numpy,  # noqa: F401 - first: see its docstring
     autograd,
     backends,
@@ -247,3 +248,7 @@ def is_warn_always_enabled() -> builtins.bool:
 # Each function checks its tensor arguments first, as PyTorch's do (_ops/_arguments.py).
 for _name in _arguments.TENSOR_PARAMETERS.keys() & globals().keys():
     globals()[_name] = _arguments.checked(globals()[_name], _name)
+
+# A name of PyTorch's that is missing here says so (_missing.py).
+__getattr__ = _missing.module_getattr(__name__, "torch")
+_missing.mark_missing_tensor_attributes(Tensor)

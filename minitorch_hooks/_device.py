@@ -30,6 +30,7 @@ class device:  # noqa: N801 - torch's name
     ``device("cuda") != device("cuda:0")``, and a device never equals a string).
     """
 
+    __module__ = "minitorch_hooks"  # its public home, as ``torch.device`` is PyTorch's
     __slots__ = ("_type", "_index")
 
     def __init__(self, type: Any, index: Any = None) -> None:  # noqa: A002 - torch's name

@@ -13,6 +13,8 @@ import numpy as np
 class dtype:  # noqa: N801 - the public name mirrors ``torch.dtype``
     """A tensor element type: its torch name and the NumPy type that stores it."""
 
+    __module__ = "minitorch_hooks"  # its public home, as ``torch.dtype`` is PyTorch's
+
     __slots__ = ("name", "numpy_type", "is_floating_point", "scalar_name", "legacy_name")
 
     def __init__(self, name: str, numpy_type: type, scalar_name: str) -> None:

@@ -84,6 +84,8 @@ class Generator:
     See <https://docs.pytorch.org/docs/2.13/generated/torch.Generator.html>
     """
 
+    __module__ = "minitorch_hooks._C"  # PyTorch's is ``torch._C.Generator``, a C++ class
+
     def __init__(self, device: Any = "cpu") -> None:
         if str(device) != "cpu":
             raise RuntimeError(

@@ -53,6 +53,8 @@ class TensorBase:
     ``torch.Tensor`` extends in Python. Here it is empty; it exists so that
     ``isinstance(x, torch._C.TensorBase)`` holds, as it does in PyTorch."""
 
+    __module__ = "minitorch_hooks._C"  # where PyTorch's is
+
     __slots__ = ()
 
 
@@ -62,6 +64,8 @@ class Tensor(TensorBase):
     ``Tensor([1., 2.])`` is PyTorch's legacy constructor (always float32);
     ``minitorch_hooks.tensor(...)`` is the usual one.
     """
+
+    __module__ = "minitorch_hooks"  # its public home, as ``torch.Tensor`` is PyTorch's
 
     # Every tensor has these six; an operation sets them for each result it makes. A view's
     # ``_base`` is the tensor it shares memory with; a result's ``_output_nr`` is its place

@@ -34,9 +34,13 @@ def pytest_itemcollected(item):
 
 
 def pytest_collection_modifyitems(config, items):
+    """Two markers: ``hooks``, the fast exact tier; ``trains``, the tests of numbers from
+    training, which CI runs again with the matrix products perturbed."""
     for item in items:
         if item.nodeid.split("::", 1)[0] in HOOKS_TIER:
             item.add_marker(pytest.mark.hooks)
+        if _trains(item):
+            item.add_marker("trains")
 
 
 def pytest_collection_finish(session):
@@ -87,12 +91,6 @@ def _trains(item) -> bool:
 def pytest_configure(config):
     config.addinivalue_line("markers", "trains: numbers from training (CI runs them again "
                             "with MTH_PERTURB_PRODUCTS=1)")
-
-
-def pytest_collection_modifyitems(items):
-    for item in items:
-        if _trains(item):
-            item.add_marker("trains")
 
 
 def pytest_runtest_logreport(report):

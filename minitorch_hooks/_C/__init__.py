@@ -9,6 +9,7 @@ import weakref
 from typing import Any
 
 from .. import _warnings
+from .._generator import Generator
 from .._tensor import TensorBase
 from ..autograd import grad_mode
 from ..autograd.engine import _EngineBase as _ImperativeEngine
@@ -19,7 +20,7 @@ from ..autograd.graph import will_engine_execute_node as _will_engine_execute_no
 from ..autograd.variable import _LegacyVariableBase
 from . import _autograd
 
-__all__ = ["TensorBase", "_ImperativeEngine", "_LegacyVariableBase", "_WeakTensorRef",
+__all__ = ["Generator", "TensorBase", "_ImperativeEngine", "_LegacyVariableBase", "_WeakTensorRef",
            "_autograd", "_current_autograd_node", "_current_graph_task_id", "_get_warnAlways",
            "_set_grad_enabled",
            "_set_warnAlways", "_will_engine_execute_node", "is_grad_enabled"]

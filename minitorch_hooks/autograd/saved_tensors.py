@@ -226,6 +226,8 @@ class saved_tensors_hooks:  # noqa: N801 - torch's name
     See <https://docs.pytorch.org/docs/2.13/autograd.html#torch.autograd.graph.saved_tensors_hooks>
     """
 
+    __module__ = "minitorch_hooks.autograd.graph"  # its public home, as in PyTorch
+
     def __init__(self, pack_hook: Callable[[Tensor], Any],
                  unpack_hook: Callable[[Any], Tensor]) -> None:
         self.pack_hook = pack_hook
@@ -250,6 +252,8 @@ class save_on_cpu(saved_tensors_hooks):  # noqa: N801 - torch's name
     on the CPU already, so, as PyTorch does for CPU tensors, nothing is copied.
     See <https://docs.pytorch.org/docs/2.13/autograd.html#torch.autograd.graph.save_on_cpu>
     """
+
+    __module__ = "minitorch_hooks.autograd.graph"  # its public home, as in PyTorch
 
     def __init__(self, pin_memory: bool = False, device_type: str = "cuda") -> None:
         # The library's own hooks: a trace does not show them (``library_hook``).

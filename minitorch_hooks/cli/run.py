@@ -25,6 +25,7 @@ import traceback
 from collections.abc import Callable
 from pathlib import Path
 
+from .. import _missing
 from ..tracing import Trace, hook_trace
 from . import stopping, torch_alias
 from .pytorch import INSTALL_HINT
@@ -130,7 +131,8 @@ def _exit_code(code: object) -> int:
 
 def _print_traceback(error: BaseException, script: Path) -> None:
     """The traceback as Python prints it, from the script's first frame on and without
-    the frames of the torch alias: runpy's frames and ours are not the learner's. (With
+    the frames of the torch alias and of a missing name's error: runpy's frames and ours
+    are not the learner's. (With
     no frame at all when the script never ran, as after a syntax error.)"""
     tb = error.__traceback__
     target = str(script.resolve())
@@ -139,7 +141,7 @@ def _print_traceback(error: BaseException, script: Path) -> None:
     report = traceback.TracebackException(type(error), error, tb)
     report.stack = traceback.StackSummary.from_list(
         [frame for frame in report.stack
-         if frame.filename not in (torch_alias.__file__, stopping.__file__)])
+         if frame.filename not in (torch_alias.__file__, stopping.__file__, _missing.__file__)])
     if isinstance(error, Stopped):  # where the script was, then why it stopped
         lines = [*report.format()][:-1]
         lines.append(f"minitorch-hooks run: {script} {error.reason}\n")

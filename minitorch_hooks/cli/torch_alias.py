@@ -9,9 +9,10 @@ runs a script, and a script or notebook can call it itself, before anything impo
 Where minitorch_hooks has the module (``torch.nn.functional`` is ``minitorch_hooks.nn.
 functional``, ``torch.utils.hooks`` is ``minitorch_hooks.utils.hooks``...), the script gets
 a :class:`TorchAlias` of it: a module named as PyTorch names it whose attributes are ours.
-Where we have nothing, the script gets an error that names the missing feature, at the line
-that uses it, instead of an AttributeError from deep inside: ``torch.fft is not implemented
-by minitorch_hooks``.
+Where we have nothing but PyTorch has it, the script gets an error that names the missing
+feature, at the line that uses it, instead of an AttributeError from deep inside: ``torch.fft
+is not implemented by minitorch_hooks`` (``_missing.py``). A name PyTorch does not have
+either gets PyTorch's own error: ``module 'torch' has no attribute 'foo'``.
 """
 
 from __future__ import annotations
@@ -24,19 +25,12 @@ import sys
 from types import ModuleType
 from typing import Any
 
+from .._missing import MODULES, missing_attribute, not_implemented, pytorch_names
+
 _OURS = "minitorch_hooks"
 # Names of ours that are not PyTorch's.
 _NOT_TORCH = frozenset({"hook_trace", "tracing", "tour", "tutorials", "cli", "__main__",
                         "install_as_torch"})
-
-
-class TorchFeatureNotImplementedError(NotImplementedError, AttributeError):
-    """A torch feature minitorch_hooks does not have. It is an AttributeError too, so that
-    ``hasattr(torch, "compile")`` and ``getattr(torch, "cuda", None)`` still answer."""
-
-
-def _not_implemented(name: str) -> str:
-    return f"{name} is not implemented by minitorch_hooks"
 
 
 def _is_torch(name: str) -> bool:
@@ -59,7 +53,7 @@ class TorchAlias(ModuleType):
         if attr.startswith("__") and attr.endswith("__"):  # __version__, and tools probing
             return getattr(target, attr)
         if attr in _NOT_TORCH or not hasattr(target, attr):
-            raise TorchFeatureNotImplementedError(_not_implemented(f"{self.__name__}.{attr}"))
+            raise missing_attribute(self.__name__, self.__name__, attr)
         value = getattr(target, attr)
         if isinstance(value, ModuleType) and value.__name__.startswith(_OURS + "."):
             return importlib.import_module("torch" + value.__name__[len(_OURS):])
@@ -89,7 +83,9 @@ class _TorchFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         except ModuleNotFoundError:  # a parent of ours is a module, not a package
             found = None
         if found is None or _NOT_TORCH.intersection(fullname.split(".")):
-            raise ModuleNotFoundError(_not_implemented(fullname), name=fullname)
+            message = (not_implemented(fullname) if fullname in pytorch_names()[MODULES]
+                       else f"No module named {fullname!r}")
+            raise ModuleNotFoundError(message, name=fullname)
         # Every alias is a package, so that ``import torch.x.missing`` reaches this finder
         # and is named in the error.
         return importlib.util.spec_from_loader(fullname, self, is_package=True)

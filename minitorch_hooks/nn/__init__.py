@@ -1,5 +1,6 @@
 """Neural-network building blocks, as in ``torch.nn``."""
 
+from .. import _missing
 from . import functional, init, modules, parallel, utils
 from .modules import (
     GELU,
@@ -63,3 +64,5 @@ __all__ = ["AdaptiveAvgPool2d", "AvgPool2d", "BatchNorm1d", "BatchNorm2d", "Buff
            "UninitializedBuffer", "UninitializedParameter", "Upsample", "functional", "init",
            "modules", "parallel", "utils", "GRU", "LSTM", "RNN", "GRUCell", "LSTMCell",
            "RNNBase", "RNNCell", "RNNCellBase"]
+
+__getattr__ = _missing.module_getattr(__name__, "torch.nn")  # PyTorch's missing names say so

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from .. import _dtype
+from .. import _dtype, _missing
 from .._creation import zeros
 from .._ops import activation as _activation
 from .._ops import inplace as _inplace
@@ -413,3 +413,5 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor,
     if dropout_p > 0.0:
         weights = dropout(weights, dropout_p)
     return matmul(weights, value)
+
+__getattr__ = _missing.module_getattr(__name__, "torch.nn.functional")  # missing names say so

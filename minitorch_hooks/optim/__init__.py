@@ -5,6 +5,7 @@ the global step hooks are imported by name,
 ``from torch.optim.optimizer import register_optimizer_step_pre_hook``.
 """
 
+from .. import _missing
 from . import lr_scheduler
 from .adagrad import Adagrad
 from .adam import Adam
@@ -16,3 +17,5 @@ from .sgd import SGD
 del adagrad, adam, adamw, optimizer, rmsprop, sgd  # noqa: F821 - bound by the imports above
 
 __all__ = ["SGD", "Adagrad", "Adam", "AdamW", "Optimizer", "RMSprop", "lr_scheduler"]
+
+__getattr__ = _missing.module_getattr(__name__, "torch.optim")  # PyTorch's missing names say so

@@ -11,6 +11,7 @@ from ..._ops import pointwise
 from ..._ops._arguments import checked
 from ..._tensor import Tensor
 from .. import functional as F
+from .attention import MultiheadAttention  # noqa: F401 - PyTorch's home of it, as pickles name it
 from .module import Module
 
 

@@ -74,6 +74,9 @@ class MultiheadAttention(Module):
     to. ``out_proj`` is a submodule for its parameters only: it is never called.
     """
 
+    # PyTorch defines it in ``torch/nn/modules/activation.py``, and pickles name it so.
+    __module__ = "minitorch_hooks.nn.modules.activation"
+
     def __init__(self, embed_dim: int, num_heads: int, dropout: float = 0.0, bias: bool = True,
                  add_bias_kv: bool = False, add_zero_attn: bool = False,
                  kdim: int | None = None, vdim: int | None = None, batch_first: bool = False,
