@@ -38,6 +38,7 @@ from ._creation import (
     from_numpy,
     full,
     full_like,
+    linspace,
     ones,
     ones_like,
     rand,
@@ -69,6 +70,7 @@ from ._generator import Generator
 from ._ops import _arguments
 from ._ops.closeness import allclose, isclose
 from ._ops.conversion import clone
+from ._ops.diagonals import diag, tril, triu
 from ._ops.division import floor_divide, fmod, remainder
 from ._ops.elementary import (
     acos,
@@ -89,7 +91,7 @@ from ._ops.elementary import (
 )
 from ._ops.histogram import histc
 from ._ops.inplace import relu_
-from ._ops.linalg import addmm, matmul, mm
+from ._ops.linalg import addmm, baddbmm, bmm, matmul, mm
 from ._ops.logical import (
     bitwise_and,
     bitwise_not,
@@ -118,6 +120,7 @@ from ._ops.pointwise import (
     lt,
     maximum,
     mul,
+    nan_to_num,
     ne,
     neg,
     pow,
@@ -170,6 +173,16 @@ from ._ops.shape import (
 from ._ops.shape import transpose as swapaxes
 from ._ops.shape import transpose as swapdims
 from ._ops.softmax import log_softmax, softmax
+from ._ops.stacking import (
+    atleast_1d,
+    atleast_2d,
+    atleast_3d,
+    column_stack,
+    dstack,
+    hstack,
+    row_stack,
+    vstack,
+)
 from ._size import Size
 from ._tensor import Tensor, device
 from ._tensor_new import (
@@ -203,6 +216,11 @@ nan = math.nan
 
 def is_tensor(obj: object) -> builtins.bool:
     return isinstance(obj, Tensor)
+
+
+def is_floating_point(input: Tensor) -> builtins.bool:
+    """Whether ``input``'s dtype is a floating-point one (float16, float32, float64)."""
+    return input.is_floating_point()
 
 
 def numel(input: Tensor) -> builtins.int:

@@ -16,6 +16,7 @@ from .._tensor import Tensor
 from . import (
     closeness,
     conversion,
+    diagonals,
     division,
     elementary,
     histogram,
@@ -85,6 +86,9 @@ _METHODS = {
     "add": pointwise.add, "sub": pointwise.sub, "mul": pointwise.mul, "div": pointwise.div,
     "pow": pointwise.pow,
     "matmul": linalg.matmul, "__matmul__": linalg.matmul_operator, "mm": linalg.mm,
+    "bmm": linalg.bmm, "baddbmm": linalg.baddbmm,
+    "triu": diagonals.triu, "tril": diagonals.tril, "diag": diagonals.diag,
+    "nan_to_num": pointwise.nan_to_num, "nan_to_num_": inplace.nan_to_num_,
     "neg": pointwise.neg, "__neg__": pointwise.neg, "reciprocal": pointwise.reciprocal,
     "square": pointwise.square, "abs": pointwise.abs, "__abs__": pointwise.abs,
     "exp": pointwise.exp, "log": pointwise.log, "sqrt": pointwise.sqrt,

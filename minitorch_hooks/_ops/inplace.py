@@ -190,6 +190,7 @@ tanh_ = _in_place(pointwise.tanh)
 sigmoid_ = _in_place(pointwise.sigmoid)
 clamp_ = _in_place(pointwise.clamp)
 sqrt_ = _in_place(pointwise.sqrt)
+nan_to_num_ = _in_place(pointwise.nan_to_num)
 
 
 def floor_divide_(self: Tensor, other: Any) -> Tensor:
@@ -327,9 +328,10 @@ class CopyBackwards(Node):
         return formula.zeros_like(grad), grad
 
 
-def copy_(self: Tensor, src: Any) -> Tensor:
+def copy_(self: Tensor, src: Any, non_blocking: bool = False) -> Tensor:
     """Copy ``src``'s values (or a number) into this tensor, broadcast to its shape and
-    cast to its dtype."""
+    cast to its dtype. ``non_blocking`` lets a copy between the CPU and a GPU overlap
+    with computation; between two CPU tensors there is nothing to overlap."""
     def copied(t: Tensor, s: Any) -> Tensor:
         values = np.broadcast_to(value_of(s), t._data.shape).astype(t._data.dtype)
         return record(values, CopyBackwards, (t, s))

@@ -278,6 +278,16 @@ OPS: list[tuple[str, Op, tuple[np.ndarray, ...]]] = [
     ("amax", lambda torch, x: x.amax(1) ** 2, (signed(S34),)),
     ("amin ties", lambda torch, x: (x * 0 + torch.tensor([1.0, 1.0, 2.0], dtype=torch.float64)
                                     ).amin() * x, (signed(S23),)),
+    ("triu", lambda torch, x: x.triu(1) * x, (signed(S34),)),
+    ("tril", lambda torch, x: torch.tril(x * x, -1), (signed(S34),)),
+    ("diag of a vector", lambda torch, x: torch.diag(x, 1) ** 2, (signed(S3),)),
+    ("diag of a matrix", lambda torch, x: x.diag(-1) * x[1:, 0], (signed((4, 3)),)),
+    ("nan_to_num", lambda torch, x: (x.log() * x).nan_to_num(), (signed(S23),)),
+    ("torch.bmm", lambda torch, a, b: torch.bmm(a, b) * a[:, :, :1],
+     (signed((2, 3, 4)), signed((2, 4, 5), 1))),
+    ("baddbmm", lambda torch, c, a, b: torch.baddbmm(c, a * a, b, beta=0.5, alpha=2.0) ** 2,
+     (signed((5,)), signed((2, 3, 4), 1), signed((2, 4, 5), 2))),
+    ("vstack", lambda torch, x, y: torch.vstack([x, y * x]) ** 2, (signed(S3), signed(S3, 1))),
 ]
 
 # Node classes the table need not reach, and why.
