@@ -89,6 +89,14 @@ from ._ops.elementary import (
     sinh,
     tan,
 )
+from ._ops.gather_scatter import (
+    gather,
+    index_select,
+    masked_scatter,
+    masked_select,
+    scatter,
+    scatter_add,
+)
 from ._ops.histogram import histc
 from ._ops.inplace import relu_
 from ._ops.linalg import addmm, baddbmm, bmm, matmul, mm

@@ -288,6 +288,20 @@ OPS: list[tuple[str, Op, tuple[np.ndarray, ...]]] = [
     ("baddbmm", lambda torch, c, a, b: torch.baddbmm(c, a * a, b, beta=0.5, alpha=2.0) ** 2,
      (signed((5,)), signed((2, 3, 4), 1), signed((2, 4, 5), 2))),
     ("vstack", lambda torch, x, y: torch.vstack([x, y * x]) ** 2, (signed(S3), signed(S3, 1))),
+    ("gather", lambda torch, x: x.gather(1, torch.tensor([[0, 0, 2], [3, 1, 1], [2, 2, 2]]))
+     ** 3, (signed(S34),)),
+    ("scatter", lambda torch, x, s: (x * x).scatter(1, torch.tensor([[0, 2], [3, 1], [1, 0]]),
+                                                    s * s), (signed(S34), signed((3, 2), 1))),
+    ("scatter value", lambda torch, x: (x * x).scatter(0, torch.tensor([[1, 0, 2, 1]]), 0.5),
+     (signed(S34),)),
+    ("scatter_add", lambda torch, x, s: torch.scatter_add(
+        x * x, 1, torch.tensor([[0, 0], [3, 1], [1, 1]]), s * x[:, :2]),
+     (signed(S34), signed((3, 2), 1))),
+    ("index_select", lambda torch, x: x.index_select(1, torch.tensor([3, 0, 3])) ** 3,
+     (signed(S34),)),
+    ("masked_select", lambda torch, x: x.masked_select(x > 0) ** 3, (signed(S34),)),
+    ("masked_scatter", lambda torch, x, s: (x * x).masked_scatter(
+        torch.tensor([True, False, True, True]), s * s), (signed(S34), signed((10,), 1))),
 ]
 
 # Node classes the table need not reach, and why.
