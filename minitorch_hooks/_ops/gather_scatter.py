@@ -165,8 +165,8 @@ def _scattered(name: str, input: Tensor, dim: int, index: Tensor, src: Any, add:
     else:
         result[key] = values
     if not isinstance(src, Tensor):
-        return record(result, ScatterBackward1, (input,), saved=(index,), axis=axis, dim=shown_dim(dim),
-                      index=picked, src_shape=picked.shape)
+        return record(result, ScatterBackward1, (input,), saved=(index,), axis=axis,
+                      dim=shown_dim(dim), index=picked, src_shape=picked.shape)
     node_type = ScatterAddBackward0 if add else ScatterBackward0
     return record(result, node_type, (input, src), saved=(index,), axis=axis, dim=shown_dim(dim),
                   index=picked, src_shape=src._data.shape)
