@@ -32,6 +32,7 @@ from . import (
     shape,
     shape_inplace,
     softmax,
+    sorting,
 )
 from ._arguments import checked
 
@@ -110,7 +111,8 @@ _METHODS = {
     "min": reduction.min, "argmax": reduction.argmax, "argmin": reduction.argmin,
     "amax": reduction.amax, "amin": reduction.amin, "norm": reduction.norm,
     "prod": products.prod, "cumsum": products.cumsum, "cumprod": products.cumprod,
-    "histc": histogram.histc,
+    "histc": histogram.histc, "sort": sorting.sort, "argsort": sorting.argsort,
+    "topk": sorting.topk,
     "any": reduction.any, "all": reduction.all, "std": reduction.std, "var": reduction.var,
     "trace": reduction.trace,
     "softmax": softmax.softmax, "log_softmax": softmax.log_softmax,

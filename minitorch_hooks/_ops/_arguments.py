@@ -40,6 +40,7 @@ TENSOR_PARAMETERS: dict[str, tuple[str, ...]] = {
          "dropout", "sin", "cos", "tan", "asin", "acos", "atan", "arcsin", "arccos", "arctan",
          "sinh", "cosh", "erf", "rsqrt", "log1p", "expm1", "prod", "cumsum", "cumprod",
          "amax", "amin", "argmin", "flip", "histc", "is_floating_point", "triu", "tril",
+         "sort", "argsort", "topk",
          "diag", "nan_to_num"),
         _UNARY),
     **dict.fromkeys(("add", "sub", "mul", "div", "add_", "sub_", "mul_", "div_", "copy_"),

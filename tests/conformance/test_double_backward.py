@@ -302,6 +302,9 @@ OPS: list[tuple[str, Op, tuple[np.ndarray, ...]]] = [
     ("masked_select", lambda torch, x: x.masked_select(x > 0) ** 3, (signed(S34),)),
     ("masked_scatter", lambda torch, x, s: (x * x).masked_scatter(
         torch.tensor([True, False, True, True]), s * s), (signed(S34), signed((10,), 1))),
+    ("sort", lambda torch, x: x.sort(1).values * x, (signed(S34),)),
+    ("sort stable", lambda torch, x: x.sort(dim=0, stable=True).values ** 3, (signed(S34),)),
+    ("topk", lambda torch, x: x.topk(2).values ** 3, (signed(S34),)),
 ]
 
 # Node classes the table need not reach, and why.
