@@ -121,7 +121,7 @@ def test_the_top_activations_of_a_layer_in_a_forward_hook():
         layer = torch.nn.Linear(6, 10)
         top = []
         layer.register_forward_hook(lambda m, args, out: top.append(out.topk(3, dim=1)))
-        out = layer(torch.tensor(values((2, 6), seed=3)))
+        layer(torch.tensor(values((2, 6), seed=3)))
         top[0].values.sum().backward()
         return top[0].indices, layer.weight.grad
 
