@@ -156,6 +156,7 @@ _METHODS = {
     "remainder_": inplace.remainder_, "fmod_": inplace.fmod_,
     "fill_": inplace.fill_, "zero_": inplace.zero_, "copy_": inplace.copy_,
     "uniform_": inplace.uniform_, "normal_": inplace.normal_, "bernoulli_": inplace.bernoulli_,
+    "random_": inplace.random_,
 }
 
 for _name, _operation in _METHODS.items():  # checked: see _arguments.py

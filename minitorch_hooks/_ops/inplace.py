@@ -372,6 +372,20 @@ def normal_(self: Tensor, mean: float = 0.0, std: float = 1.0, *,
     return fill_random_(self, lambda data: gen._normal_(data, mean, std))
 
 
+def random_(self: Tensor, from_: int | None = None, to: int | None = None, *,
+            generator: Generator | None = None) -> Tensor:
+    """Fill with random integers: in ``[from, to)``, in ``[0, to)`` given one bound, or
+    without bounds over every integer the dtype holds exactly from 0 up (to ``2**24`` for
+    float32). The numbers are the ones PyTorch's CPU generator draws.
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.Tensor.random_.html>
+    """
+    gen = generator or default_generator
+    if from_ is None and to is None:
+        return fill_random_(self, gen._random_full_range_)
+    low, high = (0, from_) if to is None else (from_ or 0, to)  # one bound: ``random_(to)``
+    return fill_random_(self, lambda data: gen._random_(data, low, high))
+
+
 def bernoulli_(self: Tensor, p: float = 0.5, *, generator: Generator | None = None) -> Tensor:
     """Fill with 1 with probability ``p`` and 0 otherwise: the mask that dropout draws.
     See <https://docs.pytorch.org/docs/2.13/generated/torch.Tensor.bernoulli_.html>
