@@ -305,6 +305,9 @@ OPS: list[tuple[str, Op, tuple[np.ndarray, ...]]] = [
     ("sort", lambda torch, x: x.sort(1).values * x, (signed(S34),)),
     ("sort stable", lambda torch, x: x.sort(dim=0, stable=True).values ** 3, (signed(S34),)),
     ("topk", lambda torch, x: x.topk(2).values ** 3, (signed(S34),)),
+    ("binary_cross_entropy_with_logits", lambda torch, x, t: torch.nn.functional
+     .binary_cross_entropy_with_logits(x * x, t, weight=t[0] * 2, reduction="sum"),
+     (signed(S23), positive(S23, 1))),
 ]
 
 # Node classes the table need not reach, and why.
