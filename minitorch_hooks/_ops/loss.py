@@ -188,6 +188,11 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight: Tens
     """The loss of independent yes/no predictions given as logits, computed as PyTorch
     does: ``(1 - target) * input - log_weight * log_sigmoid(input)``, in the dtype the
     operands promote to."""
+    for name, given in (("weight", weight), ("pos_weight", pos_weight)):
+        if given is not None and given.requires_grad:
+            raise RuntimeError("The function 'binary_cross_entropy_with_logits' is not "
+                               f"differentiable with respect to argument '{name}'. This input "
+                               "cannot have requires_grad True.")
     if input._data.dtype.kind != "f":
         raise NotImplementedError('"log_sigmoid_cpu" not implemented for '
                                   f"'{input.dtype.scalar_name}'")

@@ -76,13 +76,18 @@ def test_second_derivatives():
 
 
 @pytest.mark.parametrize("call", [
-    pytest.param(lambda F, x, t: F.binary_cross_entropy_with_logits(x, t[0]), id="shapes"),
-    pytest.param(lambda F, x, t: F.binary_cross_entropy_with_logits(x, t, reduction="avg"),
-                 id="reduction"),
-    pytest.param(lambda F, x, t: F.binary_cross_entropy_with_logits(x, t.long()),
-                 id="integer target"),
-    pytest.param(lambda F, x, t: F.binary_cross_entropy_with_logits(x.long(), t),
-                 id="integer input"),
+    pytest.param(lambda functional, x, t: functional.binary_cross_entropy_with_logits(
+        x, t[0]), id="shapes"),
+    pytest.param(lambda functional, x, t: functional.binary_cross_entropy_with_logits(
+        x, t, reduction="avg"), id="reduction"),
+    pytest.param(lambda functional, x, t: functional.binary_cross_entropy_with_logits(
+        x, t.long()), id="integer target"),
+    pytest.param(lambda functional, x, t: functional.binary_cross_entropy_with_logits(
+        x.long(), t), id="integer input"),
+    pytest.param(lambda functional, x, t: functional.binary_cross_entropy_with_logits(
+        x, t, weight=t[0].requires_grad_()), id="weight requires grad"),
+    pytest.param(lambda functional, x, t: functional.binary_cross_entropy_with_logits(
+        x, t, pos_weight=t[0].requires_grad_()), id="pos_weight requires grad"),
 ])
 def test_errors(call):
     def scenario(torch):

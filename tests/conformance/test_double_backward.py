@@ -306,7 +306,7 @@ OPS: list[tuple[str, Op, tuple[np.ndarray, ...]]] = [
     ("sort stable", lambda torch, x: x.sort(dim=0, stable=True).values ** 3, (signed(S34),)),
     ("topk", lambda torch, x: x.topk(2).values ** 3, (signed(S34),)),
     ("binary_cross_entropy_with_logits", lambda torch, x, t: torch.nn.functional
-     .binary_cross_entropy_with_logits(x * x, t, weight=t[0] * 2, reduction="sum"),
+     .binary_cross_entropy_with_logits(x * x, t, weight=t[0].detach() * 2, reduction="sum"),
      (signed(S23), positive(S23, 1))),
 ]
 
