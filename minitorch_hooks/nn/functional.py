@@ -19,6 +19,7 @@ import numpy as np
 from .. import _dtype
 from .._creation import zeros
 from .._ops import activation as _activation
+from .._ops import im2col as _im2col
 from .._ops import inplace as _inplace
 from .._ops import loss as _loss
 from .._ops import normalization as _norm
@@ -45,7 +46,7 @@ from ._functional_conv import (
 )
 
 __all__ = ["adaptive_avg_pool2d", "avg_pool2d", "batch_norm", "binary_cross_entropy_with_logits",
-           "conv1d", "conv2d", "cross_entropy",
+           "conv1d", "conv2d", "cross_entropy", "fold", "unfold",
            "dropout", "embedding", "gelu", "group_norm", "interpolate", "l1_loss", "layer_norm",
            "leaky_relu", "leaky_relu_", "linear", "log_softmax", "max_pool2d",
            "max_pool2d_with_indices", "mse_loss", "nll_loss", "pad", "relu", "relu_",
@@ -274,6 +275,22 @@ def _broadcast_pair(input: Tensor, target: Tensor) -> tuple[Tensor, Tensor]:
         raise
     # A tensor that already has the full shape is used as it is, not through ``expand``.
     return tuple(x if x._data.shape == shape else expand(x, shape) for x in (input, target))
+
+
+def unfold(input: Tensor, kernel_size: Any, dilation: Any = 1, padding: Any = 0,
+           stride: Any = 1) -> Tensor:
+    """The sliding blocks of an image as columns (``im2col``), ``(N, C * kh * kw, L)``.
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.functional.unfold.html>
+    """
+    return _im2col.unfold(input, kernel_size, dilation, padding, stride)
+
+
+def fold(input: Tensor, output_size: Any, kernel_size: Any, dilation: Any = 1,
+         padding: Any = 0, stride: Any = 1) -> Tensor:
+    """Columns back into an image (``col2im``), overlapping elements added up.
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.functional.fold.html>
+    """
+    return _im2col.fold(input, output_size, kernel_size, dilation, padding, stride)
 
 
 def _legacy_reduction(size_average: bool | None, reduce: bool | None) -> str:

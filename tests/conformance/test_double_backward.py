@@ -308,6 +308,10 @@ OPS: list[tuple[str, Op, tuple[np.ndarray, ...]]] = [
     ("binary_cross_entropy_with_logits", lambda torch, x, t: torch.nn.functional
      .binary_cross_entropy_with_logits(x * x, t, weight=t[0].detach() * 2, reduction="sum"),
      (signed(S23), positive(S23, 1))),
+    ("unfold", lambda torch, x: torch.nn.functional.unfold(x, 2, padding=1) ** 3,
+     (signed((1, 2, 3, 4)),)),
+    ("fold", lambda torch, x: torch.nn.functional.fold(x * x, (3, 4), 2, stride=1) * 2,
+     (signed((1, 8, 6)),)),
 ]
 
 # Node classes the table need not reach, and why.
