@@ -72,6 +72,7 @@ from ._ops.closeness import allclose, isclose
 from ._ops.conversion import clone
 from ._ops.diagonals import diag, tril, triu
 from ._ops.division import floor_divide, fmod, remainder
+from ._ops.einsum import einsum
 from ._ops.elementary import (
     acos,
     arccos,
