@@ -41,6 +41,7 @@ from ._creation import (
     from_numpy,
     full,
     full_like,
+    linspace,
     ones,
     ones_like,
     rand,
@@ -72,7 +73,9 @@ from ._generator import Generator
 from ._ops import _arguments
 from ._ops.closeness import allclose, isclose
 from ._ops.conversion import clone
+from ._ops.diagonals import diag, tril, triu
 from ._ops.division import floor_divide, fmod, remainder
+from ._ops.einsum import einsum
 from ._ops.elementary import (
     acos,
     arccos,
@@ -90,10 +93,17 @@ from ._ops.elementary import (
     sinh,
     tan,
 )
+from ._ops.gather_scatter import (
+    gather,
+    index_select,
+    masked_scatter,
+    masked_select,
+    scatter,
+    scatter_add,
+)
 from ._ops.histogram import histc
-from ._ops.indexing import index_select
 from ._ops.inplace import relu_
-from ._ops.linalg import addmm, matmul, mm
+from ._ops.linalg import addmm, baddbmm, bmm, matmul, mm
 from ._ops.logical import (
     bitwise_and,
     bitwise_not,
@@ -122,6 +132,7 @@ from ._ops.pointwise import (
     lt,
     maximum,
     mul,
+    nan_to_num,
     ne,
     neg,
     pow,
@@ -174,6 +185,17 @@ from ._ops.shape import (
 from ._ops.shape import transpose as swapaxes
 from ._ops.shape import transpose as swapdims
 from ._ops.softmax import log_softmax, softmax
+from ._ops.sorting import argsort, sort, topk
+from ._ops.stacking import (
+    atleast_1d,
+    atleast_2d,
+    atleast_3d,
+    column_stack,
+    dstack,
+    hstack,
+    row_stack,
+    vstack,
+)
 from ._ops.unsafe_split import unsafe_chunk
 from ._ops.vdot import vdot
 from ._ops.weight_norm import _weight_norm, norm_except_dim
@@ -220,6 +242,11 @@ nan = math.nan
 
 def is_tensor(obj: object) -> builtins.bool:
     return isinstance(obj, Tensor)
+
+
+def is_floating_point(input: Tensor) -> builtins.bool:
+    """Whether ``input``'s dtype is a floating-point one (float16, float32, float64)."""
+    return input.is_floating_point()
 
 
 def numel(input: Tensor) -> builtins.int:

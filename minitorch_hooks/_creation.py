@@ -353,6 +353,30 @@ def arange(start: float, end: float | None = None, step: float = 1, *,
     return _finish(values.astype(_numpy_dtype(dtype, default)), requires_grad, device)
 
 
+def linspace(start: Any, end: Any, steps: int, *, dtype: _dtype.dtype | None = None,
+             device: Any = None, requires_grad: bool = False) -> Tensor:
+    """``steps`` evenly spaced values from ``start`` to ``end``, both included.
+
+    As PyTorch's kernel does, the first half steps up from ``start`` and the second half
+    down from ``end`` (``end - step * (steps - 1 - i)``), so both ends are exact; in the
+    output's floating-point dtype, or in double for an integer dtype, then truncated.
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.linspace.html>
+    """
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
+    target = _numpy_dtype(dtype, _FLOAT32)
+    work = target if target.kind == "f" else np.dtype(np.float64)
+    first, last = (work.type(v.item() if isinstance(v, Tensor) else v) for v in (start, end))
+    index = np.arange(steps)
+    step = (last - first) / work.type(max(steps - 1, 1))
+    with np.errstate(over="ignore", invalid="ignore"):
+        values = np.where(index < steps // 2, first + step * index.astype(work),
+                          last - step * (steps - 1 - index).astype(work))
+    if steps == 1:  # one value: ``start``
+        values = np.full(1, first)
+    return _finish(values.astype(work).astype(target), requires_grad, device)
+
+
 def eye(n: int, m: int | None = None, *, dtype: _dtype.dtype | None = None,
         device: Any = None, requires_grad: bool = False) -> Tensor:
     return _finish(np.eye(n, m, dtype=_numpy_dtype(dtype, _FLOAT32)), requires_grad, device)

@@ -395,6 +395,27 @@ class Generator:
 
         _fill_in_storage_order(array, values_for)
 
+    def _random_full_range_(self, array: np.ndarray) -> None:
+        """``Tensor.random_()`` without bounds: every integer the dtype holds from 0 up,
+        ``draw % (max + 1)``; for floating point, the integers up to and including
+        ``2**digits`` that the mantissa holds exactly; a bool takes the draw's lowest bit.
+        int64 and float64 draw ``random64()``, the others one 32-bit ``random()``
+        (PyTorch's ``uniform_int_distribution``)."""
+        dtype = array.dtype
+        if dtype == np.bool_:
+            span = np.uint64(2)
+        elif dtype.type in _FLOAT_TYPES:
+            span = np.uint64(2 ** (np.finfo(dtype).nmant + 1) + 1)
+        else:
+            span = np.uint64(int(np.iinfo(dtype).max) + 1)
+        wide = dtype in (np.int64, np.float64)
+
+        def values_for(count: int) -> np.ndarray:
+            draws = self._random64(count) if wide else self._random(count)
+            return _cast((draws % span).view(np.int64), dtype)
+
+        _fill_in_storage_order(array, values_for)
+
     def _randperm(self, n: int) -> np.ndarray:
         """``torch.randperm(n)``: a random permutation of ``0 .. n-1`` as int64.
 

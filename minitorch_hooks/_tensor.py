@@ -118,6 +118,12 @@ class Tensor(TensorBase):
         return False
 
     @property
+    def is_sparse(self) -> bool:
+        """Whether only the non-zero elements are stored (PyTorch's sparse COO layout):
+        never here, every tensor is dense (``torch.strided``)."""
+        return False
+
+    @property
     def ndim(self) -> int:
         return self._data.ndim
 

@@ -30,3 +30,16 @@ class min(_ValuesAndIndices, namedtuple("min", ["values", "indices"])):  # noqa:
     """``x.min(dim)``: the smallest values along ``dim``, and their indices."""
 
     __slots__ = ()
+
+
+class sort(_ValuesAndIndices, namedtuple("sort", ["values", "indices"])):  # noqa: N801
+    """``x.sort(dim)``: the values in order along ``dim``, and where each came from."""
+
+    __slots__ = ()
+
+
+class topk(_ValuesAndIndices, namedtuple("topk", ["values", "indices"])):  # noqa: N801
+    """``x.topk(k)``: the ``k`` largest (or smallest) values along ``dim``, and their
+    indices."""
+
+    __slots__ = ()

@@ -16,8 +16,10 @@ from .._tensor import Tensor
 from . import (
     closeness,
     conversion,
+    diagonals,
     division,
     elementary,
+    gather_scatter,
     histogram,
     indexing,
     inplace,
@@ -30,6 +32,7 @@ from . import (
     shape,
     shape_inplace,
     softmax,
+    sorting,
     unsafe_split,
 )
 from ._arguments import checked
@@ -86,6 +89,9 @@ _METHODS = {
     "add": pointwise.add, "sub": pointwise.sub, "mul": pointwise.mul, "div": pointwise.div,
     "pow": pointwise.pow,
     "matmul": linalg.matmul, "__matmul__": linalg.matmul_operator, "mm": linalg.mm,
+    "bmm": linalg.bmm, "baddbmm": linalg.baddbmm,
+    "triu": diagonals.triu, "tril": diagonals.tril, "diag": diagonals.diag,
+    "nan_to_num": pointwise.nan_to_num, "nan_to_num_": inplace.nan_to_num_,
     "neg": pointwise.neg, "__neg__": pointwise.neg, "reciprocal": pointwise.reciprocal,
     "square": pointwise.square, "abs": pointwise.abs, "__abs__": pointwise.abs,
     "exp": pointwise.exp, "log": pointwise.log, "sqrt": pointwise.sqrt,
@@ -106,7 +112,8 @@ _METHODS = {
     "min": reduction.min, "argmax": reduction.argmax, "argmin": reduction.argmin,
     "amax": reduction.amax, "amin": reduction.amin, "norm": reduction.norm,
     "prod": products.prod, "cumsum": products.cumsum, "cumprod": products.cumprod,
-    "histc": histogram.histc,
+    "histc": histogram.histc, "sort": sorting.sort, "argsort": sorting.argsort,
+    "topk": sorting.topk,
     "any": reduction.any, "all": reduction.all, "std": reduction.std, "var": reduction.var,
     "trace": reduction.trace,
     "softmax": softmax.softmax, "log_softmax": softmax.log_softmax,
@@ -122,7 +129,13 @@ _METHODS = {
     "swapdims_": shape_inplace.transpose_, "swapaxes_": shape_inplace.transpose_,
     "split": shape.split, "chunk": shape.chunk, "unbind": shape.unbind,
     "unsafe_chunk": unsafe_split.unsafe_chunk,
-    "__getitem__": indexing.getitem, "index_select": indexing.index_select,
+    "__getitem__": indexing.getitem,
+    "gather": gather_scatter.gather, "scatter": gather_scatter.scatter,
+    "scatter_add": gather_scatter.scatter_add, "index_select": gather_scatter.index_select,
+    "masked_select": gather_scatter.masked_select,
+    "masked_scatter": gather_scatter.masked_scatter,
+    "scatter_": inplace.scatter_, "scatter_add_": inplace.scatter_add_,
+    "masked_scatter_": inplace.masked_scatter_,
     "__setitem__": setitem.setitem,
     "masked_fill": setitem.masked_fill, "masked_fill_": setitem.masked_fill_,
     # copies and conversions
@@ -145,6 +158,7 @@ _METHODS = {
     "remainder_": inplace.remainder_, "fmod_": inplace.fmod_,
     "fill_": inplace.fill_, "zero_": inplace.zero_, "copy_": inplace.copy_,
     "uniform_": inplace.uniform_, "normal_": inplace.normal_, "bernoulli_": inplace.bernoulli_,
+    "random_": inplace.random_,
 }
 
 for _name, _operation in _METHODS.items():  # checked: see _arguments.py

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from .._tensor import Tensor, _wrap_dim, wrap
+from .._tensor import Tensor, wrap
 from ..autograd import _formula as formula
 from ..autograd.graph import Node
 from ._record import record
@@ -220,50 +220,3 @@ def _gather_key(arrays: Iterable[tuple[int, np.ndarray]]) -> tuple:
         positions = np.nonzero(array) if array.dtype == np.bool_ else (array,)
         key += [slice(None)] * (dim - len(key)) + list(positions)
     return tuple(key)
-
-
-class IndexSelectBackward0(Node):
-    """Adds each row of the gradient back to the row it was taken from (rows taken twice
-    get both). The index is saved, as PyTorch saves it (``_saved_index``)."""
-
-    __slots__ = ("shape", "dim")
-    saved_names = ("index",)
-
-    def backward(self, grad):
-        (index,) = self.saved_arrays()
-        key = (slice(None),) * self.dim + (formula.array(index).reshape(-1),)
-        return formula.scatter(self.shape, key, grad, accumulate=True,
-                               node_type=IndexAddBackward0)
-
-
-class IndexAddBackward0(formula._ScatterBackward):
-    """The node of index_select's gradient under ``create_graph`` (PyTorch computes it
-    with ``index_add``): its own gradient is taken back at the same positions."""
-
-    __slots__ = ()
-
-
-def index_select(input: Tensor, dim: int, index: Tensor) -> Tensor:
-    """The entries of ``input`` at the positions ``index`` (a vector of integers) along
-    ``dim``, as a new tensor (a copy, not a view).
-    See <https://docs.pytorch.org/docs/2.13/generated/torch.index_select.html>
-    """
-    if not isinstance(index, Tensor):
-        raise TypeError("index_select(): argument 'index' (position 3) must be Tensor, not "
-                        f"{type(index).__name__}")
-    positions = index._data
-    if positions.ndim > 1:
-        raise IndexError("index_select(): Index is supposed to be a vector")
-    if positions.dtype not in (np.int32, np.int64):
-        raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
-    data = input._data
-    dim = _wrap_dim(dim, data.ndim)
-    size = data.shape[dim] if data.ndim else 1
-    if positions.size and not ((positions >= 0) & (positions < size)).all():
-        raise IndexError("index out of range in self")
-    if data.ndim == 0:
-        result = data.copy()
-    else:
-        result = np.take(data, positions.reshape(-1), axis=dim)
-    return record(result, IndexSelectBackward0, (input,), saved=(index,), shape=data.shape,
-                  dim=dim)

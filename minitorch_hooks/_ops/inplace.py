@@ -35,7 +35,7 @@ from ..autograd.function import custom_function_view_error
 from ..autograd.grad_mode import _State, no_grad
 from ..autograd.graph import Node
 from ..random import default_generator
-from . import activation, division, elementary, logical, pointwise
+from . import activation, division, elementary, gather_scatter, logical, pointwise
 from ._record import any_requires_grad, promote, record, value_of
 from .view_history import (
     INTERNAL_OVERLAP,
@@ -195,6 +195,10 @@ tanh_ = _in_place(pointwise.tanh)
 sigmoid_ = _in_place(pointwise.sigmoid)
 clamp_ = _in_place(pointwise.clamp)
 sqrt_ = _in_place(pointwise.sqrt)
+nan_to_num_ = _in_place(pointwise.nan_to_num)
+scatter_ = _in_place(gather_scatter.scatter)
+scatter_add_ = _in_place(gather_scatter.scatter_add)
+masked_scatter_ = _in_place(gather_scatter.masked_scatter)
 
 
 def floor_divide_(self: Tensor, other: Any) -> Tensor:
@@ -332,9 +336,10 @@ class CopyBackwards(Node):
         return formula.zeros_like(grad), grad
 
 
-def copy_(self: Tensor, src: Any) -> Tensor:
+def copy_(self: Tensor, src: Any, non_blocking: bool = False) -> Tensor:
     """Copy ``src``'s values (or a number) into this tensor, broadcast to its shape and
-    cast to its dtype."""
+    cast to its dtype. ``non_blocking`` lets a copy between the CPU and a GPU overlap
+    with computation; between two CPU tensors there is nothing to overlap."""
     def copied(t: Tensor, s: Any) -> Tensor:
         values = np.broadcast_to(value_of(s), t._data.shape).astype(t._data.dtype)
         return record(values, CopyBackwards, (t, s))
@@ -370,6 +375,20 @@ def normal_(self: Tensor, mean: float = 0.0, std: float = 1.0, *,
     """
     gen = generator or default_generator
     return fill_random_(self, lambda data: gen._normal_(data, mean, std))
+
+
+def random_(self: Tensor, from_: int | None = None, to: int | None = None, *,
+            generator: Generator | None = None) -> Tensor:
+    """Fill with random integers: in ``[from, to)``, in ``[0, to)`` given one bound, or
+    without bounds over every integer the dtype holds exactly from 0 up (to ``2**24`` for
+    float32). The numbers are the ones PyTorch's CPU generator draws.
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.Tensor.random_.html>
+    """
+    gen = generator or default_generator
+    if from_ is None and to is None:
+        return fill_random_(self, gen._random_full_range_)
+    low, high = (0, from_) if to is None else (from_ or 0, to)  # one bound: ``random_(to)``
+    return fill_random_(self, lambda data: gen._random_(data, low, high))
 
 
 def bernoulli_(self: Tensor, p: float = 0.5, *, generator: Generator | None = None) -> Tensor:

@@ -299,3 +299,65 @@ def addmm(input: Tensor, mat1: Tensor, mat2: Tensor) -> Tensor:
         expanded_shape(input, (n, m))
     return _record_product(input._data + _blas.matmul(mat1._data, mat2._data), AddmmBackward0,
                            (input, mat1, mat2), mat1, mat2)
+
+
+# -- batches of matrices ----------------------------------------------------------------------
+
+def _check_batches(batch1: Tensor, batch2: Tensor) -> None:
+    for name, batch in (("batch1", batch1), ("batch2", batch2)):
+        if batch._data.ndim != 3:
+            raise RuntimeError(f"{name} must be a 3D tensor")
+
+
+def bmm(input: Tensor, mat2: Tensor) -> Tensor:
+    """A batch of matrix products: ``input[i] @ mat2[i]`` for each ``i``, both 3-D with the
+    same batch size (no broadcasting, unlike ``matmul``).
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.bmm.html>
+    """
+    _check_batches(input, mat2)
+    return _bmm(input, mat2)
+
+
+class BaddbmmBackward0(Node):
+    """``beta * input + alpha * batch1 @ batch2``: the product's gradients are ``bmm``'s
+    scaled by ``alpha``, the input's the gradient scaled by ``beta`` (summed back over the
+    dimensions it was broadcast along)."""
+
+    __slots__ = ("alpha", "beta")
+    saved_names = ("batch1", "batch2")
+    saved_attributes = ("alpha", "beta")
+
+    def backward(self, grad):
+        batch1, batch2 = self.saved_arrays()
+        grad_input = grad if self.beta == 1 else grad * self.beta
+        scaled = grad if self.alpha == 1 else grad * self.alpha
+        return (grad_input,
+                None if batch2 is None else scaled @ formula.swapaxes(batch2, -1, -2),
+                None if batch1 is None else formula.swapaxes(batch1, -1, -2) @ scaled)
+
+
+def baddbmm(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta: float = 1,
+            alpha: float = 1) -> Tensor:
+    """``beta * input + alpha * bmm(batch1, batch2)`` in one node; ``input`` broadcasts to
+    the product's shape. With ``beta=0`` the input's values are ignored (a nan in it does
+    not reach the result), as PyTorch documents.
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.baddbmm.html>
+    """
+    _check_batches(batch1, batch2)
+    if input._data.dtype != batch1._data.dtype or input._data.dtype != batch2._data.dtype:
+        raise RuntimeError(f"Input dtypes must be the same, got: input {_c_name(input.dtype)}, "
+                           f"batch1: {_c_name(batch1.dtype)}, batch2: "
+                           f"{_c_name(batch2.dtype)}")
+    (batch, n, k), (batch_2, k_2, m) = batch1._data.shape, batch2._data.shape
+    if (batch_2, k_2) != (batch, k):
+        raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
+                           f"[{batch}, {k}] but got: [{batch_2}, {k_2}].")
+    expanded_shape(input, (batch, n, m))
+    product = batch1._data @ batch2._data
+    if alpha != 1:
+        product = product * alpha
+    data = product if beta == 0 else product + (input._data if beta == 1
+                                                 else input._data * beta)
+    saved = saved_for_each_other(batch1, batch2)
+    return record(data.astype(batch1._data.dtype, copy=False), BaddbmmBackward0,
+                  (input, batch1, batch2), saved=saved, alpha=alpha, beta=beta)

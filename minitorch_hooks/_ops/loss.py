@@ -1,5 +1,6 @@
-"""The two losses PyTorch computes in one kernel, with a backward node of their own:
-``mse_loss`` (``MseLossBackward0``) and ``nll_loss`` (``NllLossBackward0``).
+"""The losses PyTorch computes in one kernel, with a backward node of their own:
+``mse_loss`` (``MseLossBackward0``), ``nll_loss`` (``NllLossBackward0``) and
+``binary_cross_entropy_with_logits`` (``BinaryCrossEntropyWithLogitsBackward0``).
 
 Other losses are compositions of ordinary operations (``l1_loss`` is ``abs(input -
 target)`` and then ``mean``), so their graphs need no new node. ``reduction`` is
@@ -10,6 +11,7 @@ See <https://docs.pytorch.org/docs/2.13/nn.html#loss-functions>
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 
@@ -132,3 +134,79 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None, reduction: st
     if out._grad_fn is not None:
         out._grad_fn._save_output(wrap(np.asarray(total_weight)))
     return out
+
+
+# -- binary cross-entropy on logits ---------------------------------------------------------------
+
+_REDUCTION_ENUM = {"none": 0, "mean": 1, "sum": 2}  # how PyTorch's C++ node keeps it
+
+
+def _log_sigmoid(x: Any) -> Any:
+    """``log(sigmoid(x))`` without overflow: ``min(x, 0) - log1p(exp(-|x|))``, on arrays or
+    (differentiably) on Tensors."""
+    if type(x) is Tensor:
+        return x.clamp(max=0) - (-x.abs()).exp().log1p()
+    return np.minimum(x, 0) - np.log1p(np.exp(-np.abs(x)))
+
+
+def _sigmoid(x: Any) -> Any:
+    return x.sigmoid() if type(x) is Tensor else 1 / (1 + np.exp(-x))
+
+
+class BinaryCrossEntropyWithLogitsBackward0(Node):
+    """``loss = (1 - t) x - (1 + (p - 1) t) log sigmoid(x)`` (``p`` the ``pos_weight``, 1
+    without one), times ``weight``: its slope in ``x`` is ``(p t + 1 - t) sigmoid(x) - p t``,
+    in ``t`` it is ``log sigmoid(-x) - p log sigmoid(x)`` (``-x`` when ``p`` is 1)."""
+
+    __slots__ = ("reduction",)
+    saved_names = ("self", "target", "weight", "pos_weight")
+
+    @property
+    def _saved_reduction(self) -> int:
+        return _REDUCTION_ENUM[self.reduction]
+
+    def backward(self, grad):
+        x, target, weight, pos_weight = self.saved_arrays()
+        if pos_weight is None:
+            grad_input = _sigmoid(x) - target
+            grad_target = -x
+        else:
+            weighted = pos_weight * target
+            grad_input = (weighted + 1 - target) * _sigmoid(x) - weighted
+            grad_target = _log_sigmoid(-x) - _log_sigmoid(x) * pos_weight
+        grad_input, grad_target = grad_input * grad, grad_target * grad
+        if weight is not None:
+            grad_input, grad_target = grad_input * weight, grad_target * weight
+        if self.reduction == "mean":
+            count = formula.numel(x)
+            grad_input, grad_target = grad_input / count, grad_target / count
+        return grad_input, grad_target
+
+
+def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight: Tensor | None,
+                                     pos_weight: Tensor | None, reduction: str) -> Tensor:
+    """The loss of independent yes/no predictions given as logits, computed as PyTorch
+    does: ``(1 - target) * input - log_weight * log_sigmoid(input)``, in the dtype the
+    operands promote to."""
+    for name, given in (("weight", weight), ("pos_weight", pos_weight)):
+        if given is not None and given.requires_grad:
+            raise RuntimeError("The function 'binary_cross_entropy_with_logits' is not "
+                               f"differentiable with respect to argument '{name}'. This input "
+                               "cannot have requires_grad True.")
+    if input._data.dtype.kind != "f":
+        raise NotImplementedError('"log_sigmoid_cpu" not implemented for '
+                                  f"'{input.dtype.scalar_name}'")
+    if target._data.dtype.kind != "f":
+        raise RuntimeError(f"result type {input.dtype.scalar_name} can't be cast to the "
+                           f"desired output type {target.dtype.scalar_name}")
+    x, t = promote(input, target)
+    log_sigmoid = _log_sigmoid(input._data)
+    if pos_weight is not None:
+        log_sigmoid = log_sigmoid * ((pos_weight._data - 1) * t + 1)
+    losses = (1 - t) * x - log_sigmoid
+    if weight is not None:
+        losses = losses * weight._data
+    losses = losses.astype(np.result_type(x, t), copy=False)
+    return record(_reduce(losses, reduction), BinaryCrossEntropyWithLogitsBackward0,
+                  (input, target), saved=(input, target, weight, pos_weight),
+                  reduction=reduction)

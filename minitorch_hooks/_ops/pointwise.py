@@ -502,3 +502,30 @@ def isinf(input: Tensor) -> Tensor:
 def isfinite(input: Tensor) -> Tensor:
     """Where the values are neither inf nor nan: the check a hook makes on a gradient."""
     return wrap(np.isfinite(input._data))
+
+
+class NanToNumBackward0(Node):
+    """Where the input was finite the value passed through; where it was nan or an
+    infinity it was replaced by a constant, so no gradient flows there."""
+
+    __slots__ = ()
+    saved_names = ("self",)
+
+    def backward(self, grad):
+        (x,) = self.saved_arrays()
+        return grad * formula.like(np.isfinite(formula.array(x)), grad)
+
+
+def nan_to_num(input: Tensor, nan: float = 0.0, posinf: float | None = None,
+               neginf: float | None = None) -> Tensor:
+    """nan replaced by ``nan`` (0), +inf and -inf by ``posinf`` and ``neginf`` (by default
+    the dtype's largest and smallest finite values); integers come back as they are.
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.nan_to_num.html>
+    """
+    data = input._data
+    if data.dtype.kind != "f":
+        return record(data.copy(), NanToNumBackward0, (input,), saved=(input,))
+    limits = np.finfo(data.dtype)
+    replaced = np.nan_to_num(data, nan=nan, posinf=limits.max if posinf is None else posinf,
+                             neginf=limits.min if neginf is None else neginf)
+    return record(replaced, NanToNumBackward0, (input,), saved=(input,))

@@ -19,6 +19,7 @@ import numpy as np
 from .. import _dtype, _missing
 from .._creation import zeros
 from .._ops import activation as _activation
+from .._ops import im2col as _im2col
 from .._ops import inplace as _inplace
 from .._ops import loss as _loss
 from .._ops import normalization as _norm
@@ -44,7 +45,8 @@ from ._functional_conv import (
     pad,
 )
 
-__all__ = ["adaptive_avg_pool2d", "avg_pool2d", "batch_norm", "conv1d", "conv2d", "cross_entropy",
+__all__ = ["adaptive_avg_pool2d", "avg_pool2d", "batch_norm", "binary_cross_entropy_with_logits",
+           "conv1d", "conv2d", "cross_entropy", "fold", "unfold",
            "dropout", "embedding", "gelu", "group_norm", "interpolate", "l1_loss", "layer_norm",
            "leaky_relu", "leaky_relu_", "linear", "log_softmax", "max_pool2d",
            "max_pool2d_with_indices", "mse_loss", "nll_loss", "pad", "relu", "relu_",
@@ -267,6 +269,50 @@ def _broadcast_pair(input: Tensor, target: Tensor) -> tuple[Tensor, Tensor]:
         raise
     # A tensor that already has the full shape is used as it is, not through ``expand``.
     return tuple(x if x._data.shape == shape else expand(x, shape) for x in (input, target))
+
+
+def unfold(input: Tensor, kernel_size: Any, dilation: Any = 1, padding: Any = 0,
+           stride: Any = 1) -> Tensor:
+    """The sliding blocks of an image as columns (``im2col``), ``(N, C * kh * kw, L)``.
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.functional.unfold.html>
+    """
+    return _im2col.unfold(input, kernel_size, dilation, padding, stride)
+
+
+def fold(input: Tensor, output_size: Any, kernel_size: Any, dilation: Any = 1,
+         padding: Any = 0, stride: Any = 1) -> Tensor:
+    """Columns back into an image (``col2im``), overlapping elements added up.
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.functional.fold.html>
+    """
+    return _im2col.fold(input, output_size, kernel_size, dilation, padding, stride)
+
+
+def _legacy_reduction(size_average: bool | None, reduce: bool | None) -> str:
+    """The ``reduction`` that the deprecated ``size_average`` and ``reduce`` arguments ask
+    for, with PyTorch's warning (``torch.nn._reduction.legacy_get_string``)."""
+    reduction = "none" if reduce is False else ("sum" if size_average is False else "mean")
+    warnings.warn("size_average and reduce args will be deprecated, please use "
+                  f"reduction='{reduction}' instead.", UserWarning, stacklevel=3)
+    return reduction
+
+
+def binary_cross_entropy_with_logits(input: Tensor, target: Tensor,
+                                     weight: Tensor | None = None,
+                                     size_average: bool | None = None,
+                                     reduce: bool | None = None, reduction: str = "mean",
+                                     pos_weight: Tensor | None = None) -> Tensor:
+    """Binary cross-entropy of logits: ``sigmoid`` and the loss in one numerically stable
+    step (no ``log(0)`` for large logits). ``weight`` scales each element's loss,
+    ``pos_weight`` the positive term of each class (broadcast along the last dimension).
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.functional.binary_cross_entropy_with_logits.html>
+    """
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    _check_reduction(reduction)
+    if target.size() != input.size():
+        raise ValueError(f"Target size ({target.size()}) must be the same as input size "
+                         f"({input.size()})")
+    return _loss.binary_cross_entropy_with_logits(input, target, weight, pos_weight, reduction)
 
 
 def mse_loss(input: Tensor, target: Tensor, *, reduction: str = "mean") -> Tensor:

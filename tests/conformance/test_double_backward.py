@@ -291,12 +291,44 @@ OPS: list[tuple[str, Op, tuple[np.ndarray, ...]]] = [
      (signed((2, 3, 4)),)),
     ("unsafe_chunk", lambda torch, x: (x * x).unsafe_chunk(3, 1)[0].sigmoid_() * x[:, :1],
      (signed((2, 5)),)),
-    ("index_select", lambda torch, x: x.index_select(1, torch.tensor([2, 0, 2])) ** 3,
-     (signed(S23),)),
     ("pack_padded_sequence", lambda torch, x: torch.nn.utils.rnn.pack_padded_sequence(
         x, [3, 1]).data ** 3, (signed((3, 2, 2)),)),
     ("pack_padded_sequence batch_first", lambda torch, x: torch.nn.utils.rnn.
      pack_padded_sequence(x, [3, 1], batch_first=True).data ** 3, (signed((2, 3)),)),
+    ("triu", lambda torch, x: x.triu(1) * x, (signed(S34),)),
+    ("tril", lambda torch, x: torch.tril(x * x, -1), (signed(S34),)),
+    ("diag of a vector", lambda torch, x: torch.diag(x, 1) ** 2, (signed(S3),)),
+    ("diag of a matrix", lambda torch, x: x.diag(-1) * x[1:, 0], (signed((4, 3)),)),
+    ("nan_to_num", lambda torch, x: (x.log() * x).nan_to_num(), (signed(S23),)),
+    ("torch.bmm", lambda torch, a, b: torch.bmm(a, b) * a[:, :, :1],
+     (signed((2, 3, 4)), signed((2, 4, 5), 1))),
+    ("baddbmm", lambda torch, c, a, b: torch.baddbmm(c, a * a, b, beta=0.5, alpha=2.0) ** 2,
+     (signed((5,)), signed((2, 3, 4), 1), signed((2, 4, 5), 2))),
+    ("vstack", lambda torch, x, y: torch.vstack([x, y * x]) ** 2, (signed(S3), signed(S3, 1))),
+    ("gather", lambda torch, x: x.gather(1, torch.tensor([[0, 0, 2], [3, 1, 1], [2, 2, 2]]))
+     ** 3, (signed(S34),)),
+    ("scatter", lambda torch, x, s: (x * x).scatter(1, torch.tensor([[0, 2], [3, 1], [1, 0]]),
+                                                    s * s), (signed(S34), signed((3, 2), 1))),
+    ("scatter value", lambda torch, x: (x * x).scatter(0, torch.tensor([[1, 0, 2, 1]]), 0.5),
+     (signed(S34),)),
+    ("scatter_add", lambda torch, x, s: torch.scatter_add(
+        x * x, 1, torch.tensor([[0, 0], [3, 1], [1, 1]]), s * x[:, :2]),
+     (signed(S34), signed((3, 2), 1))),
+    ("index_select", lambda torch, x: x.index_select(1, torch.tensor([3, 0, 3])) ** 3,
+     (signed(S34),)),
+    ("masked_select", lambda torch, x: x.masked_select(x > 0) ** 3, (signed(S34),)),
+    ("masked_scatter", lambda torch, x, s: (x * x).masked_scatter(
+        torch.tensor([True, False, True, True]), s * s), (signed(S34), signed((10,), 1))),
+    ("sort", lambda torch, x: x.sort(1).values * x, (signed(S34),)),
+    ("sort stable", lambda torch, x: x.sort(dim=0, stable=True).values ** 3, (signed(S34),)),
+    ("topk", lambda torch, x: x.topk(2).values ** 3, (signed(S34),)),
+    ("binary_cross_entropy_with_logits", lambda torch, x, t: torch.nn.functional
+     .binary_cross_entropy_with_logits(x * x, t, weight=t[0].detach() * 2, reduction="sum"),
+     (signed(S23), positive(S23, 1))),
+    ("unfold", lambda torch, x: torch.nn.functional.unfold(x, 2, padding=1) ** 3,
+     (signed((1, 2, 3, 4)),)),
+    ("fold", lambda torch, x: torch.nn.functional.fold(x * x, (3, 4), 2, stride=1) * 2,
+     (signed((1, 8, 6)),)),
 ]
 
 # Node classes the table need not reach, and why.

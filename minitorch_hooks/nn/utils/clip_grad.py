@@ -1,4 +1,5 @@
-"""``clip_grad_norm_``: scale all gradients down together when their total norm is too big.
+"""``clip_grad_norm_``: scale all gradients down together when their total norm is too big;
+``clip_grad_value_``: clamp each gradient element.
 
 Called between ``backward()`` and ``optimizer.step()``, it bounds the size of one update
 (exploding gradients in RNNs are the classic case) without changing its direction: every
@@ -20,7 +21,7 @@ from ..._ops.pointwise import clamp
 from ..._tensor import Tensor
 from ...autograd.grad_mode import no_grad
 
-__all__ = ["clip_grad_norm_"]
+__all__ = ["clip_grad_norm_", "clip_grad_value_"]
 
 
 def _vector_norm(values: np.ndarray, norm_type: float) -> np.ndarray:
@@ -68,3 +69,24 @@ def clip_grad_norm_(parameters: Tensor | Iterable[Tensor], max_norm: float,
     for grad in grads:
         grad.mul_(clip_coef_clamped)
     return total_norm
+
+
+@no_grad()
+def clip_grad_value_(parameters: Tensor | Iterable[Tensor], clip_value: float,
+                     foreach: bool | None = None) -> None:
+    """Clamp every element of the ``.grad`` of ``parameters`` into ``[-clip_value,
+    clip_value]``, in place. Unlike ``clip_grad_norm_`` it changes the gradient's direction;
+    a nan stays nan. ``foreach`` chooses PyTorch's batched kernels, which give the same
+    values; here each gradient is clamped in turn either way.
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.utils.clip_grad_value_.html>
+    """
+    if isinstance(parameters, Tensor):
+        parameters = [parameters]
+    clip_value = float(clip_value)
+    grads = [p.grad for p in parameters if p.grad is not None]
+    if not grads:  # PyTorch's grouping of the gradients by device refuses an empty list
+        raise RuntimeError("Expected !nested_tensorlist[0].empty() to be true, but got false.  "
+                           "(Could this error message be improved?  If so, please report an "
+                           "enhancement request to PyTorch.)")
+    for grad in grads:
+        grad.clamp_(min=-clip_value, max=clip_value)
