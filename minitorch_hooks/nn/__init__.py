@@ -12,6 +12,9 @@ from .modules import (
     BatchNorm2d,
     Conv1d,
     Conv2d,
+    Conv3d,
+    ConvTranspose1d,
+    ConvTranspose2d,
     CrossEntropyLoss,
     Dropout,
     Embedding,
@@ -60,4 +63,4 @@ __all__ = ["AdaptiveAvgPool2d", "AvgPool2d", "BatchNorm1d", "BatchNorm2d", "Buff
            "ReLU", "Sequential", "SiLU", "Sigmoid", "Softmax", "Softmin", "Tanh",
            "UninitializedBuffer", "UninitializedParameter", "Upsample", "functional", "init",
            "modules", "utils", "GRU", "LSTM", "RNN", "GRUCell", "LSTMCell", "RNNBase",
-           "RNNCell", "RNNCellBase"]
+           "RNNCell", "RNNCellBase", "Conv3d", "ConvTranspose1d", "ConvTranspose2d"]

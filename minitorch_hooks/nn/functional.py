@@ -30,9 +30,6 @@ from .._ops.reduction import mean, sum
 from .._ops.shape import expand, reshape, t, view
 from .._tensor import Tensor, _c_name
 from ..autograd.grad_mode import no_grad
-
-# Convolutions, padding, pooling and resizing live in _functional_conv.py, to keep this file
-# short; they are re-exported here, so ``F.conv2d`` and the rest are where PyTorch has them.
 from ._functional_conv import (
     adaptive_avg_pool2d,
     avg_pool2d,
@@ -44,7 +41,12 @@ from ._functional_conv import (
     pad,
 )
 
-__all__ = ["adaptive_avg_pool2d", "avg_pool2d", "batch_norm", "conv1d", "conv2d", "cross_entropy",
+# Convolutions, padding, pooling and resizing live in _functional_conv.py, to keep this file
+# short; they are re-exported here, so ``F.conv2d`` and the rest are where PyTorch has them.
+from ._functional_conv_transpose import conv3d, conv_transpose1d, conv_transpose2d
+
+__all__ = ["adaptive_avg_pool2d", "avg_pool2d", "batch_norm", "conv1d", "conv2d", "conv3d",
+           "conv_transpose1d", "conv_transpose2d", "cross_entropy",
            "dropout", "embedding", "gelu", "group_norm", "interpolate", "l1_loss", "layer_norm",
            "leaky_relu", "leaky_relu_", "linear", "log_softmax", "max_pool2d",
            "max_pool2d_with_indices", "mse_loss", "nll_loss", "pad", "relu", "relu_",
@@ -52,7 +54,7 @@ __all__ = ["adaptive_avg_pool2d", "avg_pool2d", "batch_norm", "conv1d", "conv2d"
 
 # The moved functions still name this module as theirs (``F.conv2d.__module__``), as before.
 for _function in (adaptive_avg_pool2d, avg_pool2d, conv1d, conv2d, interpolate, max_pool2d,
-                  max_pool2d_with_indices, pad):
+                  max_pool2d_with_indices, pad, conv3d, conv_transpose1d, conv_transpose2d):
     _function.__module__ = __name__
 del _function
 
