@@ -267,6 +267,9 @@ OPS: list[tuple[str, Op, tuple[np.ndarray, ...]]] = [
      (signed((2, 3, 4)),)),
     ("unsafe_chunk", lambda torch, x: (x * x).unsafe_chunk(3, 1)[0].sigmoid_() * x[:, :1],
      (signed((2, 5)),)),
+    ("hardtanh", lambda torch, x: torch.nn.functional.hardtanh(x * 2, -1.5, 2.5) * x,
+     (signed(S23),)),
+    ("hardswish", lambda torch, x: torch.nn.functional.hardswish(x * 2) * x, (signed(S23),)),
 ]
 
 # Node classes the table need not reach, and why.

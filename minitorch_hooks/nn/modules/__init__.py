@@ -2,17 +2,47 @@
 
 # ``_functions`` holds the identity Function that module full backward hooks are built on.
 from . import _functions, lazy
-from .activation import GELU, LeakyReLU, LogSoftmax, ReLU, Sigmoid, SiLU, Softmax, Softmin, Tanh
+from .activation import (
+                          GELU,
+                          Hardswish,
+                          Hardtanh,
+                          LeakyReLU,
+                          LogSoftmax,
+                          ReLU,
+                          ReLU6,
+                          Sigmoid,
+                          SiLU,
+                          Softmax,
+                          Softmin,
+                          Tanh,
+)
 from .attention import MultiheadAttention
 from .batchnorm import BatchNorm1d, BatchNorm2d
 from .container import ModuleDict, ModuleList, Sequential
 from .conv import Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d
-from .dropout import Dropout
+from .dropout import Dropout, Dropout1d, Dropout2d, Dropout3d
 from .flatten import Flatten
 from .linear import Identity, LazyLinear, Linear
 from .loss import CrossEntropyLoss, L1Loss, MSELoss, NLLLoss
 from .module import Module
 from .normalization import GroupNorm, LayerNorm
+from .padding import (
+                          CircularPad1d,
+                          CircularPad2d,
+                          CircularPad3d,
+                          ConstantPad1d,
+                          ConstantPad2d,
+                          ConstantPad3d,
+                          ReflectionPad1d,
+                          ReflectionPad2d,
+                          ReflectionPad3d,
+                          ReplicationPad1d,
+                          ReplicationPad2d,
+                          ReplicationPad3d,
+                          ZeroPad1d,
+                          ZeroPad2d,
+                          ZeroPad3d,
+)
 from .pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
 from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
 from .sparse import Embedding
@@ -23,7 +53,7 @@ from .transformer import (
                           TransformerEncoder,
                           TransformerEncoderLayer,
 )
-from .upsampling import Upsample
+from .upsampling import Upsample, UpsamplingBilinear2d, UpsamplingNearest2d
 
 __all__ = ["Conv3d", "ConvTranspose1d", "ConvTranspose2d", "GRU", "LSTM", "RNN", "GRUCell",
            "LSTMCell", "RNNBase", "RNNCell", "RNNCellBase",
@@ -33,4 +63,9 @@ __all__ = ["Conv3d", "ConvTranspose1d", "ConvTranspose2d", "GRU", "LSTM", "RNN",
            "MaxPool2d", "Module", "ModuleDict", "ModuleList", "MultiheadAttention", "NLLLoss",
            "ReLU", "Sequential",
            "SiLU", "Sigmoid", "Softmax", "Softmin", "Tanh", "Transformer", "TransformerDecoder",
-           "TransformerDecoderLayer", "TransformerEncoder", "TransformerEncoderLayer", "Upsample"]
+           "TransformerDecoderLayer", "TransformerEncoder", "TransformerEncoderLayer", "Upsample",
+           "Hardswish", "Hardtanh", "ReLU6", "Dropout1d", "Dropout2d", "Dropout3d",
+           "CircularPad1d", "CircularPad2d", "CircularPad3d", "ConstantPad1d", "ConstantPad2d",
+           "ConstantPad3d", "ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d",
+           "ReplicationPad1d", "ReplicationPad2d", "ReplicationPad3d", "ZeroPad1d", "ZeroPad2d",
+           "ZeroPad3d", "UpsamplingBilinear2d", "UpsamplingNearest2d"]
