@@ -87,6 +87,7 @@ from ._ops.elementary import (
 )
 from ._ops.inplace import relu_
 from ._ops.linalg import addmm, matmul, mm
+from ._ops.losses_more import xlogy
 from ._ops.pointwise import (
     abs,
     add,

@@ -10,6 +10,7 @@ from .modules import (
     AvgPool2d,
     BatchNorm1d,
     BatchNorm2d,
+    BCELoss,
     CircularPad1d,
     CircularPad2d,
     CircularPad3d,
@@ -32,7 +33,9 @@ from .modules import (
     GRUCell,
     Hardswish,
     Hardtanh,
+    HuberLoss,
     Identity,
+    KLDivLoss,
     L1Loss,
     LayerNorm,
     LazyLinear,
@@ -61,6 +64,7 @@ from .modules import (
     Sequential,
     Sigmoid,
     SiLU,
+    SmoothL1Loss,
     Softmax,
     Softmin,
     Tanh,
@@ -91,4 +95,5 @@ __all__ = ["AdaptiveAvgPool2d", "AvgPool2d", "BatchNorm1d", "BatchNorm2d", "Buff
            "CircularPad1d", "CircularPad2d", "CircularPad3d", "ConstantPad1d", "ConstantPad2d",
            "ConstantPad3d", "ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d",
            "ReplicationPad1d", "ReplicationPad2d", "ReplicationPad3d", "ZeroPad1d", "ZeroPad2d",
-           "ZeroPad3d", "UpsamplingBilinear2d", "UpsamplingNearest2d"]
+           "ZeroPad3d", "UpsamplingBilinear2d", "UpsamplingNearest2d",
+           "BCELoss", "HuberLoss", "KLDivLoss", "SmoothL1Loss"]
