@@ -10,6 +10,7 @@ from .modules import (
     AvgPool2d,
     BatchNorm1d,
     BatchNorm2d,
+    BatchNorm3d,
     BCELoss,
     CircularPad1d,
     CircularPad2d,
@@ -67,6 +68,7 @@ from .modules import (
     SmoothL1Loss,
     Softmax,
     Softmin,
+    SyncBatchNorm,
     Tanh,
     Transformer,
     TransformerDecoder,
@@ -96,4 +98,4 @@ __all__ = ["AdaptiveAvgPool2d", "AvgPool2d", "BatchNorm1d", "BatchNorm2d", "Buff
            "ConstantPad3d", "ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d",
            "ReplicationPad1d", "ReplicationPad2d", "ReplicationPad3d", "ZeroPad1d", "ZeroPad2d",
            "ZeroPad3d", "UpsamplingBilinear2d", "UpsamplingNearest2d",
-           "BCELoss", "HuberLoss", "KLDivLoss", "SmoothL1Loss"]
+           "BCELoss", "HuberLoss", "KLDivLoss", "SmoothL1Loss", "BatchNorm3d", "SyncBatchNorm"]
