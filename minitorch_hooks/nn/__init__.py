@@ -36,6 +36,9 @@ from .modules import (
     Hardtanh,
     HuberLoss,
     Identity,
+    InstanceNorm1d,
+    InstanceNorm2d,
+    InstanceNorm3d,
     KLDivLoss,
     L1Loss,
     LayerNorm,
@@ -98,4 +101,5 @@ __all__ = ["AdaptiveAvgPool2d", "AvgPool2d", "BatchNorm1d", "BatchNorm2d", "Buff
            "ConstantPad3d", "ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d",
            "ReplicationPad1d", "ReplicationPad2d", "ReplicationPad3d", "ZeroPad1d", "ZeroPad2d",
            "ZeroPad3d", "UpsamplingBilinear2d", "UpsamplingNearest2d",
-           "BCELoss", "HuberLoss", "KLDivLoss", "SmoothL1Loss", "BatchNorm3d", "SyncBatchNorm"]
+           "BCELoss", "HuberLoss", "KLDivLoss", "SmoothL1Loss", "BatchNorm3d", "SyncBatchNorm",
+           "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d"]

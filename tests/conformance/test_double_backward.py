@@ -278,6 +278,8 @@ OPS: list[tuple[str, Op, tuple[np.ndarray, ...]]] = [
         x * 0.5, torch.tensor([[0.2, 0.9, 0.5], [1.0, 0.0, 0.3]], dtype=x.dtype)),
      (positive(S23),)),
     ("xlogy", lambda torch, x, y: torch.xlogy(x * x, y), (signed(S23), positive(S23, 1))),
+    ("instance_norm", lambda torch, x, w: torch.nn.functional.instance_norm(
+        x, weight=w, bias=w * 2) ** 2, (signed((2, 3, 4)), positive((3,), 1))),
 ]
 
 # Node classes the table need not reach, and why.

@@ -1,5 +1,5 @@
-"""``BatchNorm3d`` and ``SyncBatchNorm`` (as PyTorch runs it without a process group: batch
-norm) against real PyTorch, with ``convert_sync_batchnorm``.
+"""``BatchNorm3d``, ``InstanceNorm1d/2d/3d`` and ``SyncBatchNorm`` (as PyTorch runs it
+without a process group: batch norm) against real PyTorch, with ``convert_sync_batchnorm``.
 
 Tolerances: a mean and a variance over at most 24 float32 values and an affine map:
 ``rtol=1e-5``, ``atol=1e-5``.
@@ -66,5 +66,80 @@ def test_convert_sync_batchnorm_shares_parameters_and_buffers():
         return (repr(converted), converted is model, converted[1].weight is weight,
                 converted[1].running_mean is mean, converted[1].training, repr(alone),
                 converted[2][1].process_group)
+
+    assert_same_outcome(scenario)
+
+
+INSTANCE_NORMS = {
+    "2d_affine_tracked": (lambda nn: nn.InstanceNorm2d(3, affine=True,
+                                                       track_running_stats=True), (2, 3, 4, 4)),
+    "1d_unbatched": (lambda nn: nn.InstanceNorm1d(3), (3, 5)),
+    "3d_average_tracked": (lambda nn: nn.InstanceNorm3d(2, momentum=None,
+                                                        track_running_stats=True),
+                           (2, 2, 2, 2, 3)),
+    "2d_wrong_channels_warns": (lambda nn: nn.InstanceNorm2d(4), (2, 3, 4, 4)),
+}
+
+
+def _graph(node, out, depth=0):
+    if node is not None:
+        out.append((depth, node.name()))
+        for child, _ in node.next_functions:
+            _graph(child, out, depth + 1)
+    return out
+
+
+@pytest.mark.parametrize("case", INSTANCE_NORMS.values(), ids=INSTANCE_NORMS.keys())
+def test_instance_norm(case):
+    """Values, gradients, the graph PyTorch builds (a batch norm of ``N * C`` channels over
+    repeated weights), the running statistics averaged over the samples, evaluation."""
+    make, shape = case
+
+    def scenario(torch):
+        layer = make(torch.nn)
+        x = torch.tensor(np.linspace(-2, 2, int(np.prod(shape)), dtype=np.float32)
+                         .reshape(shape) ** 2, requires_grad=True)
+        y = layer(x)
+        (y * x).sum().backward()
+        result = [repr(layer), y, x.grad, _graph(y.grad_fn, []), list(layer.state_dict())]
+        if layer.running_mean is not None:
+            result += [layer.running_mean, layer.running_var, layer.num_batches_tracked,
+                       layer.running_mean._version]
+            layer.eval()
+            result.append(layer(x))
+        if layer.weight is not None:
+            result.append(layer.weight.grad)
+        return result
+
+    assert_same_outcome(scenario, rtol=1e-5, atol=1e-5)
+
+
+INSTANCE_NORM_ERRORS = {
+    "rank": lambda torch: torch.nn.InstanceNorm2d(3)(torch.ones(2, 3, 4, 4, 4)),
+    "affine_channels": lambda torch: torch.nn.InstanceNorm1d(4, affine=True)(
+        torch.ones(2, 3, 5)),
+    "one_spatial_element": lambda torch: torch.nn.functional.instance_norm(
+        torch.ones(2, 3, 1)),
+    "no_running_stats": lambda torch: torch.nn.functional.instance_norm(
+        torch.ones(2, 3, 4), use_input_stats=False),
+}
+
+
+@pytest.mark.parametrize("call", INSTANCE_NORM_ERRORS.values(), ids=INSTANCE_NORM_ERRORS.keys())
+def test_instance_norm_errors(call):
+    def scenario(torch):
+        return call(torch)
+
+    assert_same_outcome(scenario)
+
+
+def test_a_pre_0_4_checkpoint_with_running_stats_is_reported():
+    def scenario(torch):
+        layer = torch.nn.InstanceNorm2d(3)
+        state = {"running_mean": torch.zeros(3), "running_var": torch.ones(3)}
+        try:
+            layer.load_state_dict(state)
+        except RuntimeError as error:
+            return str(error)
 
     assert_same_outcome(scenario)

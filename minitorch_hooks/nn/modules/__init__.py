@@ -22,6 +22,7 @@ from .container import ModuleDict, ModuleList, Sequential
 from .conv import Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d
 from .dropout import Dropout, Dropout1d, Dropout2d, Dropout3d
 from .flatten import Flatten
+from .instancenorm import InstanceNorm1d, InstanceNorm2d, InstanceNorm3d
 from .linear import Identity, LazyLinear, Linear
 from .loss import (
     BCELoss,
@@ -78,4 +79,5 @@ __all__ = ["Conv3d", "ConvTranspose1d", "ConvTranspose2d", "GRU", "LSTM", "RNN",
            "ConstantPad3d", "ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d",
            "ReplicationPad1d", "ReplicationPad2d", "ReplicationPad3d", "ZeroPad1d", "ZeroPad2d",
            "ZeroPad3d", "UpsamplingBilinear2d", "UpsamplingNearest2d",
-           "BCELoss", "HuberLoss", "KLDivLoss", "SmoothL1Loss", "BatchNorm3d", "SyncBatchNorm"]
+           "BCELoss", "HuberLoss", "KLDivLoss", "SmoothL1Loss", "BatchNorm3d", "SyncBatchNorm",
+           "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d"]
