@@ -6,7 +6,11 @@ from .modules import (
     GRU,
     LSTM,
     RNN,
+    AdaptiveAvgPool1d,
     AdaptiveAvgPool2d,
+    AdaptiveMaxPool1d,
+    AdaptiveMaxPool2d,
+    AvgPool1d,
     AvgPool2d,
     BatchNorm1d,
     BatchNorm2d,
@@ -47,6 +51,7 @@ from .modules import (
     Linear,
     LogSoftmax,
     LSTMCell,
+    MaxPool1d,
     MaxPool2d,
     Module,
     ModuleDict,
@@ -102,4 +107,5 @@ __all__ = ["AdaptiveAvgPool2d", "AvgPool2d", "BatchNorm1d", "BatchNorm2d", "Buff
            "ReplicationPad1d", "ReplicationPad2d", "ReplicationPad3d", "ZeroPad1d", "ZeroPad2d",
            "ZeroPad3d", "UpsamplingBilinear2d", "UpsamplingNearest2d",
            "BCELoss", "HuberLoss", "KLDivLoss", "SmoothL1Loss", "BatchNorm3d", "SyncBatchNorm",
-           "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d"]
+           "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d",
+           "AdaptiveAvgPool1d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "AvgPool1d", "MaxPool1d"]

@@ -48,11 +48,21 @@ from ._functional_dropout import dropout1d, dropout2d, dropout3d
 from ._functional_hard import hardswish, hardtanh, hardtanh_, relu6
 from ._functional_instance_norm import instance_norm
 from ._functional_losses import binary_cross_entropy, huber_loss, kl_div, smooth_l1_loss
+from ._functional_pool_more import (
+    adaptive_avg_pool1d,
+    adaptive_max_pool1d,
+    adaptive_max_pool2d,
+    avg_pool1d,
+    max_pool1d,
+    max_pool1d_with_indices,
+)
 
 __all__ = ["adaptive_avg_pool2d", "avg_pool2d", "batch_norm", "conv1d", "conv2d", "conv3d",
            "conv_transpose1d", "conv_transpose2d", "cross_entropy", "dropout1d", "dropout2d",
            "dropout3d", "hardswish", "hardtanh", "hardtanh_", "relu6", "binary_cross_entropy",
-           "huber_loss", "kl_div", "smooth_l1_loss", "instance_norm",
+           "huber_loss", "kl_div", "smooth_l1_loss", "instance_norm", "adaptive_avg_pool1d",
+           "adaptive_max_pool1d", "adaptive_max_pool2d", "avg_pool1d", "max_pool1d",
+           "max_pool1d_with_indices",
            "dropout", "embedding", "gelu", "group_norm", "interpolate", "l1_loss", "layer_norm",
            "leaky_relu", "leaky_relu_", "linear", "log_softmax", "max_pool2d",
            "max_pool2d_with_indices", "mse_loss", "nll_loss", "pad", "relu", "relu_",
@@ -62,7 +72,9 @@ __all__ = ["adaptive_avg_pool2d", "avg_pool2d", "batch_norm", "conv1d", "conv2d"
 for _function in (adaptive_avg_pool2d, avg_pool2d, conv1d, conv2d, interpolate, max_pool2d,
                   max_pool2d_with_indices, pad, conv3d, conv_transpose1d, conv_transpose2d,
                   dropout1d, dropout2d, dropout3d, hardswish, hardtanh, hardtanh_, relu6,
-                  binary_cross_entropy, huber_loss, kl_div, smooth_l1_loss, instance_norm):
+                  binary_cross_entropy, huber_loss, kl_div, smooth_l1_loss, instance_norm,
+                  adaptive_avg_pool1d, adaptive_max_pool1d, adaptive_max_pool2d, avg_pool1d,
+                  max_pool1d, max_pool1d_with_indices):
     _function.__module__ = __name__
 del _function
 

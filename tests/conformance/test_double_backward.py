@@ -280,6 +280,8 @@ OPS: list[tuple[str, Op, tuple[np.ndarray, ...]]] = [
     ("xlogy", lambda torch, x, y: torch.xlogy(x * x, y), (signed(S23), positive(S23, 1))),
     ("instance_norm", lambda torch, x, w: torch.nn.functional.instance_norm(
         x, weight=w, bias=w * 2) ** 2, (signed((2, 3, 4)), positive((3,), 1))),
+    ("adaptive_max_pool2d", lambda torch, x: torch.nn.functional.adaptive_max_pool2d(
+        x, (2, 3)) ** 3, (signed((1, 2, 5, 4)),)),
 ]
 
 # Node classes the table need not reach, and why.

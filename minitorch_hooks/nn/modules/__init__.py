@@ -53,7 +53,16 @@ from .padding import (
                           ZeroPad2d,
                           ZeroPad3d,
 )
-from .pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
+from .pooling import (
+    AdaptiveAvgPool1d,
+    AdaptiveAvgPool2d,
+    AdaptiveMaxPool1d,
+    AdaptiveMaxPool2d,
+    AvgPool1d,
+    AvgPool2d,
+    MaxPool1d,
+    MaxPool2d,
+)
 from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
 from .sparse import Embedding
 from .transformer import (
@@ -80,4 +89,5 @@ __all__ = ["Conv3d", "ConvTranspose1d", "ConvTranspose2d", "GRU", "LSTM", "RNN",
            "ReplicationPad1d", "ReplicationPad2d", "ReplicationPad3d", "ZeroPad1d", "ZeroPad2d",
            "ZeroPad3d", "UpsamplingBilinear2d", "UpsamplingNearest2d",
            "BCELoss", "HuberLoss", "KLDivLoss", "SmoothL1Loss", "BatchNorm3d", "SyncBatchNorm",
-           "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d"]
+           "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d",
+           "AdaptiveAvgPool1d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "AvgPool1d", "MaxPool1d"]
