@@ -113,6 +113,7 @@ from ._ops.logical import (
     logical_or,
     logical_xor,
 )
+from ._ops.losses_more import xlogy
 from ._ops.pointwise import (
     abs,
     add,

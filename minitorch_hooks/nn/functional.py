@@ -31,9 +31,6 @@ from .._ops.reduction import mean, sum
 from .._ops.shape import expand, reshape, t, view
 from .._tensor import Tensor, _c_name, wrap
 from ..autograd.grad_mode import no_grad
-
-# Convolutions, padding, pooling and resizing live in _functional_conv.py, to keep this file
-# short; they are re-exported here, so ``F.conv2d`` and the rest are where PyTorch has them.
 from ._functional_conv import (
     adaptive_avg_pool2d,
     avg_pool2d,
@@ -45,8 +42,29 @@ from ._functional_conv import (
     pad,
 )
 
+# Convolutions, padding, pooling and resizing live in _functional_conv.py and the other
+# _functional_* files beside this one; they are re-exported here, so ``F.conv2d`` and the
+# rest are where PyTorch has them.
+from ._functional_conv_transpose import conv3d, conv_transpose1d, conv_transpose2d
+from ._functional_dropout import dropout1d, dropout2d, dropout3d
+from ._functional_hard import hardswish, hardtanh, hardtanh_, relu6
+from ._functional_instance_norm import instance_norm
+from ._functional_losses import binary_cross_entropy, huber_loss, kl_div, smooth_l1_loss
+from ._functional_pool_more import (
+    adaptive_avg_pool1d,
+    adaptive_max_pool1d,
+    adaptive_max_pool2d,
+    avg_pool1d,
+    max_pool1d,
+    max_pool1d_with_indices,
+)
+
 __all__ = ["adaptive_avg_pool2d", "avg_pool2d", "batch_norm", "binary_cross_entropy_with_logits",
-           "conv1d", "conv2d", "cross_entropy", "fold", "unfold",
+           "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "cross_entropy",
+           "dropout1d", "dropout2d", "dropout3d", "fold", "hardswish", "hardtanh", "hardtanh_",
+           "relu6", "binary_cross_entropy", "huber_loss", "kl_div", "smooth_l1_loss",
+           "instance_norm", "adaptive_avg_pool1d", "adaptive_max_pool1d", "adaptive_max_pool2d",
+           "avg_pool1d", "max_pool1d", "max_pool1d_with_indices", "unfold",
            "dropout", "embedding", "gelu", "group_norm", "interpolate", "l1_loss", "layer_norm",
            "leaky_relu", "leaky_relu_", "linear", "log_softmax", "max_pool2d",
            "max_pool2d_with_indices", "mse_loss", "nll_loss", "pad", "relu", "relu_",

@@ -329,6 +329,21 @@ OPS: list[tuple[str, Op, tuple[np.ndarray, ...]]] = [
      (signed((1, 2, 3, 4)),)),
     ("fold", lambda torch, x: torch.nn.functional.fold(x * x, (3, 4), 2, stride=1) * 2,
      (signed((1, 8, 6)),)),
+    ("hardtanh", lambda torch, x: torch.nn.functional.hardtanh(x * 2, -1.5, 2.5) * x,
+     (signed(S23),)),
+    ("hardswish", lambda torch, x: torch.nn.functional.hardswish(x * 2) * x, (signed(S23),)),
+    ("smooth_l1_loss", lambda torch, x, y: torch.nn.functional.smooth_l1_loss(
+        x * x, y, reduction="none", beta=0.7), (signed(S23), signed(S23, 1))),
+    ("huber_loss", lambda torch, x, y: torch.nn.functional.huber_loss(
+        x * x, y, delta=0.8), (signed(S23), signed(S23, 1))),
+    ("binary_cross_entropy", lambda torch, x: torch.nn.functional.binary_cross_entropy(
+        x * 0.5, torch.tensor([[0.2, 0.9, 0.5], [1.0, 0.0, 0.3]], dtype=x.dtype)),
+     (positive(S23),)),
+    ("xlogy", lambda torch, x, y: torch.xlogy(x * x, y), (signed(S23), positive(S23, 1))),
+    ("instance_norm", lambda torch, x, w: torch.nn.functional.instance_norm(
+        x, weight=w, bias=w * 2) ** 2, (signed((2, 3, 4)), positive((3,), 1))),
+    ("adaptive_max_pool2d", lambda torch, x: torch.nn.functional.adaptive_max_pool2d(
+        x, (2, 3)) ** 3, (signed((1, 2, 5, 4)),)),
 ]
 
 # Node classes the table need not reach, and why.

@@ -2,18 +2,67 @@
 
 # ``_functions`` holds the identity Function that module full backward hooks are built on.
 from . import _functions, lazy
-from .activation import GELU, LeakyReLU, LogSoftmax, ReLU, Sigmoid, SiLU, Softmax, Softmin, Tanh
+from .activation import (
+                          GELU,
+                          Hardswish,
+                          Hardtanh,
+                          LeakyReLU,
+                          LogSoftmax,
+                          ReLU,
+                          ReLU6,
+                          Sigmoid,
+                          SiLU,
+                          Softmax,
+                          Softmin,
+                          Tanh,
+)
 from .attention import MultiheadAttention
-from .batchnorm import BatchNorm1d, BatchNorm2d
+from .batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d, SyncBatchNorm
 from .container import ModuleDict, ModuleList, Sequential
-from .conv import Conv1d, Conv2d
-from .dropout import Dropout
+from .conv import Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d
+from .dropout import Dropout, Dropout1d, Dropout2d, Dropout3d
 from .flatten import Flatten
+from .instancenorm import InstanceNorm1d, InstanceNorm2d, InstanceNorm3d
 from .linear import Identity, LazyLinear, Linear
-from .loss import CrossEntropyLoss, L1Loss, MSELoss, NLLLoss
+from .loss import (
+    BCELoss,
+    CrossEntropyLoss,
+    HuberLoss,
+    KLDivLoss,
+    L1Loss,
+    MSELoss,
+    NLLLoss,
+    SmoothL1Loss,
+)
 from .module import Module
 from .normalization import GroupNorm, LayerNorm
-from .pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
+from .padding import (
+                          CircularPad1d,
+                          CircularPad2d,
+                          CircularPad3d,
+                          ConstantPad1d,
+                          ConstantPad2d,
+                          ConstantPad3d,
+                          ReflectionPad1d,
+                          ReflectionPad2d,
+                          ReflectionPad3d,
+                          ReplicationPad1d,
+                          ReplicationPad2d,
+                          ReplicationPad3d,
+                          ZeroPad1d,
+                          ZeroPad2d,
+                          ZeroPad3d,
+)
+from .pooling import (
+    AdaptiveAvgPool1d,
+    AdaptiveAvgPool2d,
+    AdaptiveMaxPool1d,
+    AdaptiveMaxPool2d,
+    AvgPool1d,
+    AvgPool2d,
+    MaxPool1d,
+    MaxPool2d,
+)
 from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
 from .sparse import Embedding
 from .transformer import (
@@ -23,13 +72,22 @@ from .transformer import (
                           TransformerEncoder,
                           TransformerEncoderLayer,
 )
-from .upsampling import Upsample
+from .upsampling import Upsample, UpsamplingBilinear2d, UpsamplingNearest2d
 
-__all__ = ["GRU", "LSTM", "RNN", "GRUCell", "LSTMCell", "RNNBase", "RNNCell", "RNNCellBase",
+__all__ = ["Conv3d", "ConvTranspose1d", "ConvTranspose2d", "GRU", "LSTM", "RNN", "GRUCell",
+           "LSTMCell", "RNNBase", "RNNCell", "RNNCellBase",
            "AdaptiveAvgPool2d", "AvgPool2d", "BatchNorm1d", "BatchNorm2d", "Conv1d", "Conv2d",
            "CrossEntropyLoss", "Dropout", "Embedding", "Flatten", "GELU", "GroupNorm", "Identity",
            "L1Loss", "LayerNorm", "LazyLinear", "LeakyReLU", "Linear", "LogSoftmax", "MSELoss",
            "MaxPool2d", "Module", "ModuleDict", "ModuleList", "MultiheadAttention", "NLLLoss",
            "ReLU", "Sequential",
            "SiLU", "Sigmoid", "Softmax", "Softmin", "Tanh", "Transformer", "TransformerDecoder",
-           "TransformerDecoderLayer", "TransformerEncoder", "TransformerEncoderLayer", "Upsample"]
+           "TransformerDecoderLayer", "TransformerEncoder", "TransformerEncoderLayer", "Upsample",
+           "Hardswish", "Hardtanh", "ReLU6", "Dropout1d", "Dropout2d", "Dropout3d",
+           "CircularPad1d", "CircularPad2d", "CircularPad3d", "ConstantPad1d", "ConstantPad2d",
+           "ConstantPad3d", "ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d",
+           "ReplicationPad1d", "ReplicationPad2d", "ReplicationPad3d", "ZeroPad1d", "ZeroPad2d",
+           "ZeroPad3d", "UpsamplingBilinear2d", "UpsamplingNearest2d",
+           "BCELoss", "HuberLoss", "KLDivLoss", "SmoothL1Loss", "BatchNorm3d", "SyncBatchNorm",
+           "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d",
+           "AdaptiveAvgPool1d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "AvgPool1d", "MaxPool1d"]

@@ -132,3 +132,49 @@ class LeakyReLU(Module):
     def extra_repr(self) -> str:
         return f"negative_slope={self.negative_slope}" + (", inplace=True" if self.inplace
                                                           else "")
+
+
+class Hardtanh(Module):
+    """``input`` clipped to ``[min_val, max_val]``.
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.Hardtanh.html>
+    """
+
+    def __init__(self, min_val: float = -1.0, max_val: float = 1.0,
+                 inplace: bool = False) -> None:
+        super().__init__()
+        self.min_val, self.max_val, self.inplace = min_val, max_val, inplace
+        if self.max_val <= self.min_val:
+            raise AssertionError(f"max_val ({self.max_val}) must be greater than min_val "
+                                 f"({self.min_val})")
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.hardtanh(input, self.min_val, self.max_val, self.inplace)
+
+    def extra_repr(self) -> str:
+        inplace_str = ", inplace=True" if self.inplace else ""
+        return f"min_val={self.min_val}, max_val={self.max_val}{inplace_str}"
+
+
+class ReLU6(Hardtanh):
+    """``min(max(x, 0), 6)``: a ``Hardtanh(0, 6)``, as in PyTorch (so it is one).
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.ReLU6.html>
+    """
+
+    def __init__(self, inplace: bool = False) -> None:
+        super().__init__(0.0, 6.0, inplace)
+
+    def extra_repr(self) -> str:
+        return "inplace=True" if self.inplace else ""
+
+
+class Hardswish(Module):
+    """``x * relu6(x + 3) / 6``.
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.Hardswish.html>
+    """
+
+    def __init__(self, inplace: bool = False) -> None:
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.hardswish(input, self.inplace)

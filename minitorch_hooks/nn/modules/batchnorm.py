@@ -1,4 +1,5 @@
-"""``nn.BatchNorm1d`` and ``nn.BatchNorm2d``: normalise each channel over the batch.
+"""``nn.BatchNorm1d``, ``BatchNorm2d``, ``BatchNorm3d`` (and ``SyncBatchNorm``): normalise each
+channel over the batch.
 
 In training a layer normalises with the statistics of the batch it sees, and keeps running
 estimates of them in buffers (``running_mean``, ``running_var``, ``num_batches_tracked``);
@@ -15,6 +16,7 @@ from typing import Any
 from ... import _dtype
 from ..._creation import ones, tensor, zeros
 from ..._tensor import Tensor
+from ...autograd.grad_mode import no_grad
 from .. import functional as F
 from .module import Module
 from .normalization import _affine_parameters, _reset_affine
@@ -112,3 +114,66 @@ class BatchNorm2d(_BatchNorm):
     def _check_input_dim(self, input: Tensor) -> None:
         if input.dim() != 4:
             raise ValueError(f"expected 4D input (got {input.dim()}D input)")
+
+
+class BatchNorm3d(_BatchNorm):
+    """For ``(N, C, D, H, W)`` volumes: one mean and variance per channel.
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.BatchNorm3d.html>
+    """
+
+    def _check_input_dim(self, input: Tensor) -> None:
+        if input.dim() != 5:
+            raise ValueError(f"expected 5D input (got {input.dim()}D input)")
+
+
+class SyncBatchNorm(_BatchNorm):
+    """Batch norm whose statistics are gathered across the processes of a distributed
+    run. It synchronises only in training within an initialised ``torch.distributed``
+    process group, which minitorch_hooks never has (nor has PyTorch's CPU build, without
+    ``init_process_group``): so it is ``BatchNorm`` for any input of 2 or more dimensions,
+    as PyTorch is then. ``convert_sync_batchnorm`` swaps it in for every batch-norm layer of
+    a model, sharing their parameters and buffers.
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.SyncBatchNorm.html>
+    """
+
+    def __init__(self, num_features: int, eps: float = 1e-5, momentum: float | None = 0.1,
+                 affine: bool = True, track_running_stats: bool = True,
+                 process_group: Any | None = None, device: Any = None,
+                 dtype: _dtype.dtype | None = None, *, bias: bool = True) -> None:
+        super().__init__(num_features, eps, momentum, affine, track_running_stats, device,
+                         dtype, bias=bias)
+        self.process_group = process_group
+
+    def _check_input_dim(self, input: Tensor) -> None:
+        if input.dim() < 2:
+            raise ValueError(f"expected at least 2D input (got {input.dim()}D input)")
+
+    def forward(self, input: Tensor) -> Tensor:
+        self._check_input_dim(input)
+        if input.size(1) == 0:
+            raise ValueError("SyncBatchNorm number of input channels should be non-zero")
+        return super().forward(input)
+
+    @classmethod
+    def convert_sync_batchnorm(cls, module: Module, process_group: Any | None = None
+                               ) -> Module:
+        """``module`` with each batch-norm layer (itself included) replaced by a
+        ``SyncBatchNorm`` holding the same parameters and buffers."""
+        module_output = module
+        if isinstance(module, _BatchNorm):
+            module_output = SyncBatchNorm(module.num_features, module.eps, module.momentum,
+                                          module.affine, module.track_running_stats,
+                                          process_group, bias=module.bias is not None)
+            if module.affine:
+                with no_grad():
+                    module_output.weight = module.weight
+                    module_output.bias = module.bias
+            module_output.running_mean = module.running_mean
+            module_output.running_var = module.running_var
+            module_output.num_batches_tracked = module.num_batches_tracked
+            module_output.training = module.training
+            if hasattr(module, "qconfig"):
+                module_output.qconfig = module.qconfig
+        for name, child in module.named_children():
+            module_output.add_module(name, cls.convert_sync_batchnorm(child, process_group))
+        return module_output

@@ -1,5 +1,5 @@
-"""``nn.MaxPool2d``, ``nn.AvgPool2d`` and ``nn.AdaptiveAvgPool2d``: layers without
-parameters that keep their arguments and call the ``F.`` function of the same name.
+"""``nn.MaxPool1d/2d``, ``AvgPool1d/2d``, ``AdaptiveAvgPool1d/2d``, ``AdaptiveMaxPool1d/2d``:
+layers without parameters that keep their arguments and call the ``F.`` function of the same name.
 See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.MaxPool2d.html>
 """
 
@@ -65,3 +65,74 @@ class AdaptiveAvgPool2d(Module):
 
     def extra_repr(self) -> str:
         return f"output_size={self.output_size}"
+
+
+class MaxPool1d(MaxPool2d):
+    """The maximum of each window of ``(N, C, L)`` inputs.
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.MaxPool1d.html>
+    """
+
+    def forward(self, input: Tensor) -> Any:
+        return F.max_pool1d(input, self.kernel_size, self.stride, self.padding, self.dilation,
+                            ceil_mode=self.ceil_mode, return_indices=self.return_indices)
+
+
+class AvgPool1d(Module):
+    """The mean of each window of ``(N, C, L)`` inputs; its arguments are kept as 1-tuples.
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.AvgPool1d.html>
+    """
+
+    def __init__(self, kernel_size: Any, stride: Any = None, padding: Any = 0,
+                 ceil_mode: bool = False, count_include_pad: bool = True) -> None:
+        super().__init__()
+        self.kernel_size = _one_tuple(kernel_size)
+        self.stride = _one_tuple(stride if stride is not None else kernel_size)
+        self.padding = _one_tuple(padding)
+        self.ceil_mode, self.count_include_pad = ceil_mode, count_include_pad
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.avg_pool1d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
+                            self.count_include_pad)
+
+    def extra_repr(self) -> str:
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+
+def _one_tuple(value: Any) -> tuple:
+    return tuple(value) if isinstance(value, (tuple, list)) else (value,)
+
+
+class AdaptiveAvgPool1d(AdaptiveAvgPool2d):
+    """Average pooling to ``output_size`` positions.
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.AdaptiveAvgPool1d.html>
+    """
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.adaptive_avg_pool1d(input, self.output_size)
+
+
+class _AdaptiveMaxPoolNd(Module):
+    def __init__(self, output_size: Any, return_indices: bool = False) -> None:
+        super().__init__()
+        self.output_size, self.return_indices = output_size, return_indices
+
+    def extra_repr(self) -> str:
+        return f"output_size={self.output_size}"
+
+
+class AdaptiveMaxPool1d(_AdaptiveMaxPoolNd):
+    """Max pooling to ``output_size`` positions.
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.AdaptiveMaxPool1d.html>
+    """
+
+    def forward(self, input: Tensor) -> Any:
+        return F.adaptive_max_pool1d(input, self.output_size, self.return_indices)
+
+
+class AdaptiveMaxPool2d(_AdaptiveMaxPoolNd):
+    """Max pooling to a fixed ``output_size``, whatever the input's size.
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.AdaptiveMaxPool2d.html>
+    """
+
+    def forward(self, input: Tensor) -> Any:
+        return F.adaptive_max_pool2d(input, self.output_size, self.return_indices)

@@ -1,4 +1,5 @@
-"""``nn.Upsample``: ``F.interpolate`` as a layer.
+"""``nn.Upsample`` (``F.interpolate`` as a layer) and its older forms ``UpsamplingNearest2d``
+and ``UpsamplingBilinear2d``.
 See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.Upsample.html>
 """
 
@@ -37,3 +38,22 @@ class Upsample(Module):
         else:
             info = f"size={self.size!r}"
         return f"{info}, mode={self.mode!r}"
+
+
+class UpsamplingNearest2d(Upsample):
+    """``Upsample(mode='nearest')`` for images, an older name PyTorch keeps.
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.UpsamplingNearest2d.html>
+    """
+
+    def __init__(self, size: Any = None, scale_factor: Any = None) -> None:
+        super().__init__(size, scale_factor, mode="nearest")
+
+
+class UpsamplingBilinear2d(Upsample):
+    """``Upsample(mode='bilinear', align_corners=True)``: note the corners, which the
+    default ``Upsample`` does not align.
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.UpsamplingBilinear2d.html>
+    """
+
+    def __init__(self, size: Any = None, scale_factor: Any = None) -> None:
+        super().__init__(size, scale_factor, mode="bilinear", align_corners=True)

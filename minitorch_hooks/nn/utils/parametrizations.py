@@ -29,6 +29,7 @@ from ..._ops.vdot import vdot
 from ..._ops.weight_norm import _weight_norm, norm_except_dim
 from ..._tensor import Tensor
 from ...autograd.grad_mode import no_grad
+from ..modules.conv import _ConvTransposeNd
 from ..modules.module import Module
 from . import parametrize
 from .spectral_norm import _normalize
@@ -129,9 +130,8 @@ def spectral_norm(module: Module, name: str = "weight", n_power_iterations: int 
     weight = getattr(module, name, None)
     if not isinstance(weight, Tensor):
         raise ValueError(f"Module '{module}' has no parameter or buffer with name '{name}'")
-    if dim is None:  # (minitorch_hooks has no transposed convolutions yet: named here)
-        dim = 1 if type(module).__name__ in ("ConvTranspose1d", "ConvTranspose2d",
-                                             "ConvTranspose3d") else 0
+    if dim is None:  # a transposed convolution's output channels are its weight's dim 1
+        dim = 1 if isinstance(module, _ConvTransposeNd) else 0
     parametrize.register_parametrization(
         module, name, _SpectralNorm(weight, n_power_iterations, dim, eps))
     return module

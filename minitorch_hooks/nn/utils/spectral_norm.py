@@ -31,6 +31,7 @@ import numpy as np
 from ..._ops.linalg import matmul
 from ..._tensor import Tensor, wrap
 from ...autograd.grad_mode import no_grad
+from ..modules.conv import _ConvTransposeNd
 from ..modules.module import Module
 from ..parameter import Parameter, UninitializedParameter
 
@@ -207,9 +208,8 @@ def spectral_norm(module: ModuleType, name: str = "weight", n_power_iterations: 
     transposed convolutions (their output channels), else 0.
     See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.utils.spectral_norm.html>
     """
-    if dim is None:  # (minitorch_hooks has no transposed convolutions yet: named here)
-        dim = 1 if type(module).__name__ in ("ConvTranspose1d", "ConvTranspose2d",
-                                             "ConvTranspose3d") else 0
+    if dim is None:  # a transposed convolution's output channels are its weight's dim 1
+        dim = 1 if isinstance(module, _ConvTransposeNd) else 0
     SpectralNorm.apply(module, name, n_power_iterations, dim, eps)
     return module
 

@@ -1,0 +1,104 @@
+"""``F.max_pool1d``, ``F.avg_pool1d``, ``F.adaptive_avg_pool1d``, ``F.adaptive_max_pool1d``
+and ``F.adaptive_max_pool2d``.
+
+PyTorch computes each 1-d pool as the 2-d one on the input with a dimension of size 1
+inserted before the last (``unsqueeze(-2)``, a window of height 1), then removes it
+(``squeeze(-2)``): the same nodes are recorded here. Import them from
+``minitorch_hooks.nn.functional``.
+See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.functional.max_pool1d.html>
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .._ops import adaptive_max_pool as _adaptive_max
+from .._ops.shape import squeeze, unsqueeze
+from .._tensor import Tensor
+
+__all__ = ["adaptive_avg_pool1d", "adaptive_max_pool1d", "adaptive_max_pool2d",
+           "avg_pool1d", "max_pool1d", "max_pool1d_with_indices"]
+
+
+def _single(value: Any) -> int:
+    return value[0] if isinstance(value, (tuple, list)) else value
+
+
+def _check_rank(input: Tensor, name: str) -> None:
+    if input.dim() not in (2, 3):
+        raise RuntimeError(f"Expected 2 to 3 dimensions, but got {input.dim()}-dimensional "
+                           f"tensor for argument #1 'self' (while checking arguments for "
+                           f"{name})")
+
+
+def max_pool1d_with_indices(input: Tensor, kernel_size: Any, stride: Any = None,
+                            padding: Any = 0, dilation: Any = 1, ceil_mode: bool = False,
+                            return_indices: bool = True) -> tuple[Tensor, Tensor]:
+    from .functional import max_pool2d_with_indices  # (functional imports this module)
+    if input.dim() not in (2, 3):
+        raise RuntimeError("max_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 "
+                           f"dim batch size for input, but got:{list(input.shape)}")
+    kernel = _single(kernel_size)
+    step = kernel if stride is None or stride == [] or stride == () else _single(stride)
+    out, indices = max_pool2d_with_indices(unsqueeze(input, -2), (1, kernel), (1, step),
+                                           (0, _single(padding)), (1, _single(dilation)),
+                                           ceil_mode)
+    return squeeze(out, -2), squeeze(indices, -2)
+
+
+def max_pool1d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0,
+               dilation: Any = 1, ceil_mode: bool = False, return_indices: bool = False) -> Any:
+    """The maximum of each window of ``(N, C, L)`` (or ``(C, L)``) inputs.
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.functional.max_pool1d.html>
+    """
+    out, indices = max_pool1d_with_indices(input, kernel_size, stride, padding, dilation,
+                                           ceil_mode)
+    return (out, indices) if return_indices else out
+
+
+def avg_pool1d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0,
+               ceil_mode: bool = False, count_include_pad: bool = True) -> Tensor:
+    """The mean of each window of ``(N, C, L)`` (or ``(C, L)``) inputs.
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.functional.avg_pool1d.html>
+    """
+    from .functional import avg_pool2d  # (functional imports this module)
+    _check_rank(input, "avg_pool1d")
+    kernel = _single(kernel_size)
+    step = kernel if stride is None or stride == [] or stride == () else _single(stride)
+    out = avg_pool2d(unsqueeze(input, -2), (1, kernel), (1, step), (0, _single(padding)),
+                     ceil_mode, count_include_pad)
+    return squeeze(out, -2)
+
+
+def adaptive_avg_pool1d(input: Tensor, output_size: Any) -> Tensor:
+    """Average pooling to ``output_size`` positions.
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.functional.adaptive_avg_pool1d.html>
+    """
+    from .functional import adaptive_avg_pool2d  # (functional imports this module)
+    _check_rank(input, "adaptive_avg_pool1d")
+    return squeeze(adaptive_avg_pool2d(unsqueeze(input, -2), (1, _single(output_size))), -2)
+
+
+def adaptive_max_pool2d(input: Tensor, output_size: Any, return_indices: bool = False) -> Any:
+    """Max pooling to ``output_size`` (``None`` keeps that dimension); ``return_indices``
+    also returns each maximum's flat position in its plane.
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.functional.adaptive_max_pool2d.html>
+    """
+    if input.dim() not in (3, 4):
+        raise RuntimeError("adaptive_max_pool2d(): Expected 3D or 4D tensor, but got: "
+                           f"{list(input.shape)}")
+    sizes = (output_size, output_size) if isinstance(output_size, int) else tuple(output_size)
+    out_size = tuple(input.shape[-2 + i] if s is None else s for i, s in enumerate(sizes))
+    out, indices = _adaptive_max.adaptive_max_pool2d(input, out_size)
+    return (out, indices) if return_indices else out
+
+
+def adaptive_max_pool1d(input: Tensor, output_size: Any, return_indices: bool = False) -> Any:
+    """Max pooling to ``output_size`` positions.
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.functional.adaptive_max_pool1d.html>
+    """
+    _check_rank(input, "adaptive_max_pool1d")
+    out, indices = _adaptive_max.adaptive_max_pool2d(unsqueeze(input, -2),
+                                                     (1, _single(output_size)))
+    out, indices = squeeze(out, -2), squeeze(indices, -2)
+    return (out, indices) if return_indices else out
