@@ -226,7 +226,9 @@ def argmax(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tens
     data = input._data
     if dim is None:
         return Tensor._wrap(np.int64(data.argmax()))
-    return Tensor._wrap(data.argmax(axis=_wrap_dim(dim, data.ndim), keepdims=keepdim))
+    # NumPy's indices are its intp, 32 bits on a 32-bit platform (the browser's WebAssembly)
+    return Tensor._wrap(data.argmax(axis=_wrap_dim(dim, data.ndim),
+                                    keepdims=keepdim).astype(np.int64))
 
 
 class LinalgVectorNormBackward0(Node):

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from .._tensor import Tensor
+from .._tensor import Tensor, wrap
 from ..utils.hooks import RemovableHandle, add_hook
 from .grad_mode import _State
 from .saved_tensors import (  # noqa: F401 - PyTorch has the hooks in autograd.graph
@@ -29,6 +29,11 @@ from .saved_tensors import (  # noqa: F401 - PyTorch has the hooks in autograd.g
     save_on_cpu,
     saved_tensors_hooks,
 )
+
+# The dtype of a saved Python number, as PyTorch keeps it (a "wrapped number": 64 bits). Not
+# NumPy's default, which for an int is C's long: 32 bits in the browser's WebAssembly build
+# (and on Windows with NumPy 1), where ``np.asarray(2)`` would be int32.
+_WRAPPED_NUMBER = {bool: np.bool_, int: np.int64, float: np.float64}
 
 # Nodes made later run earlier when both are ready, as in PyTorch's engine, which orders
 # its ready queue by this number. An AccumulateGrad has the largest number, PyTorch's
@@ -136,7 +141,7 @@ class Node:
         if raw or saved is None:
             return saved
         if type(saved) is not SavedTensor:  # a number (``x * 2``): PyTorch kept a 0-d tensor
-            return Tensor._wrap(np.asarray(saved))
+            return wrap(np.asarray(saved, dtype=_WRAPPED_NUMBER.get(type(saved))))
         return saved.tensor(self)
 
     def saved_arrays(self) -> list[Any]:
