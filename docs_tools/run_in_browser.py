@@ -204,6 +204,7 @@ STRINGS = {
                      "folder instead: python -m http.server -d site, then open "
                      "http://127.0.0.1:8000"),
     "exerciseHeading": "Try it here",
+    "exerciseJump": "Or fill it in below, in your browser ↓",
     "exerciseIntro": ("Fill in the gaps below, then Check: it runs the same checks as "
                       "`minitorch-hooks check {number}`, here in your browser. Your code "
                       "is kept in this browser; Download saves it as the starter file."),

@@ -284,6 +284,13 @@
     bar.append(checkButton, resetButton, downloadButton, stopButton, progressLine);
     section.append(heading, intro, editor, bar, report);
     content.append(section);
+    // A way down to it from the tip at the top, where the commands are.
+    const jump = document.createElement("p");
+    jump.append(Object.assign(document.createElement("a"), {
+      href: "#mth-try-it", textContent: say("exerciseJump"),
+    }));
+    const tip = content.querySelector(".admonition.tip");
+    if (tip) tip.after(jump);
     controls.add({
       update(owner) {
         checkButton.disabled = owner !== null;

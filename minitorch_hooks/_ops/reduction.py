@@ -242,7 +242,8 @@ def _arg_extremum(find: Any, input: Tensor, dim: int | None, keepdim: bool) -> T
     data = input._data
     if dim is None:
         return wrap(np.int64(find(data)))
-    return wrap(find(data, axis=_wrap_dim(dim, data.ndim), keepdims=keepdim))
+    # NumPy's indices are its intp, 32 bits on a 32-bit platform (the browser's WebAssembly)
+    return wrap(find(data, axis=_wrap_dim(dim, data.ndim), keepdims=keepdim).astype(np.int64))
 
 
 class AmaxBackward0(Node):

@@ -30,6 +30,11 @@ from .saved_tensors import (  # noqa: F401 - PyTorch has the hooks in autograd.g
     saved_tensors_hooks,
 )
 
+# The dtype of a saved Python number, as PyTorch keeps it (a "wrapped number": 64 bits). Not
+# NumPy's default, which for an int is C's long: 32 bits in the browser's WebAssembly build
+# (and on Windows with NumPy 1), where ``np.asarray(2)`` would be int32.
+_WRAPPED_NUMBER = {bool: np.bool_, int: np.int64, float: np.float64}
+
 # Nodes made later run earlier when both are ready, as in PyTorch's engine, which orders
 # its ready queue by this number. An AccumulateGrad has the largest number, PyTorch's
 # UINT64_MAX: it runs as soon as it is ready, and leaves ready together tie (engine.py).
@@ -131,7 +136,7 @@ class Node:
         if raw or saved is None:
             return saved
         if type(saved) is not SavedTensor:  # a number (``x * 2``): PyTorch kept a 0-d tensor
-            return wrap(np.asarray(saved))
+            return wrap(np.asarray(saved, dtype=_WRAPPED_NUMBER.get(type(saved))))
         return saved.tensor(self)
 
     def saved_arrays(self) -> list[Any]:
