@@ -1,7 +1,7 @@
 """Names that do not exist, against real PyTorch: the same error, type and message (with
 the package's name where PyTorch says ``torch``), and the same answers to the probes that
 libraries use to detect features. What a name PyTorch has but minitorch_hooks lacks does
-is this library's own (``_missing.py``); ``tests/test_missing_names.py`` checks it."""
+is this library's own (``_missing.py``); ``tests/test_missing_name_errors.py`` checks it."""
 
 from __future__ import annotations
 
