@@ -15,7 +15,6 @@ import unicodedata
 
 import pytest
 from docs_support import ROOT
-from test_site_browser import base_url, browser  # noqa: F401 - the fixtures, shared
 
 DOCS = ROOT / "docs"
 _FENCE = re.compile(r"^(?P<indent> *)(?P<fence>```+)(?P<info>[^\n`]*)\n(?P<body>.*?)"
@@ -53,7 +52,7 @@ _HOME_TABLES = """() => [...document.querySelectorAll('.md-content__inner .md-ty
   .map(e => [e.scrollWidth, e.clientWidth])"""
 
 
-def test_code_fits_the_desktop_column(browser, base_url: str) -> None:  # noqa: F811
+def test_code_fits_the_desktop_column(browser, base_url: str) -> None:
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     overflowing = {}
     for page_path in DESKTOP_PAGES:
@@ -66,7 +65,7 @@ def test_code_fits_the_desktop_column(browser, base_url: str) -> None:  # noqa: 
 
 
 @pytest.mark.parametrize("page_path", ["", "ru/", "zh/", "ko/"])
-def test_the_home_pages_tables_fit_a_desktop(browser, base_url: str,  # noqa: F811
+def test_the_home_pages_tables_fit_a_desktop(browser, base_url: str,
                                              page_path: str) -> None:
     """The families of hooks and the learning path, whole at 1280 px (a wide reference
     table elsewhere scrolls in its own box, with a visible scrollbar)."""
@@ -77,7 +76,7 @@ def test_the_home_pages_tables_fit_a_desktop(browser, base_url: str,  # noqa: F8
     assert tables and all(wide <= box + 1 for wide, box in tables), tables
 
 
-def test_the_grad_cam_figure_is_legible_on_a_phone(browser, base_url: str) -> None:  # noqa: F811
+def test_the_grad_cam_figure_is_legible_on_a_phone(browser, base_url: str) -> None:
     """Four digits a row: at 390 px the figure is a grid about as tall as it is wide, not
     a strip of eight digits 97 px high."""
     page = browser.new_page(viewport={"width": 390, "height": 844})
@@ -95,7 +94,7 @@ _DIAGRAMS = """() => [...document.querySelectorAll('.md-content__inner .mermaid'
 
 
 @pytest.mark.parametrize("page_path", ["explanation/module-call/", "ko/explanation/module-call/"])
-def test_diagrams_keep_their_size_on_a_phone(browser, base_url: str,  # noqa: F811
+def test_diagrams_keep_their_size_on_a_phone(browser, base_url: str,
                                              page_path: str) -> None:
     """A flowchart is drawn at its natural size, so its text is as large on a phone as on
     a desktop: the call flow of ``Module.__call__`` is wider than a phone and scrolls
@@ -109,7 +108,7 @@ def test_diagrams_keep_their_size_on_a_phone(browser, base_url: str,  # noqa: F8
     assert any(drawn > column + 100 for drawn, column in sizes), sizes
 
 
-def test_the_page_never_scrolls_sideways_on_a_phone(browser, base_url: str) -> None:  # noqa: F811
+def test_the_page_never_scrolls_sideways_on_a_phone(browser, base_url: str) -> None:
     page = browser.new_page(viewport={"width": 390, "height": 844})
     wide = {}
     for page_path in DESKTOP_PAGES + ["explanation/module-call/"]:

@@ -11,7 +11,6 @@ five pages listed, in a real browser (the ranking is Material's, not a copy of i
 from __future__ import annotations
 
 import pytest
-from test_site_browser import base_url, browser  # noqa: F401 - the fixtures, shared
 
 # Global hooks are taught on three pages: the call order, the registration hooks, exercise 14.
 GLOBAL = ("explanation/module-call", "explanation/registration-hooks", "ex14_global_hooks")
@@ -46,7 +45,7 @@ _RESULT_PAGES = """links => {
 
 
 @pytest.mark.parametrize("locale", list(QUERIES))
-def test_native_queries_find_their_page(browser, base_url: str,  # noqa: F811
+def test_native_queries_find_their_page(browser, base_url: str,
                                         locale: str) -> None:
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     page.goto(f"{base_url}{locale}/", wait_until="networkidle")
