@@ -70,6 +70,8 @@ def test_a_long_answer_is_stored_compressed_and_reads_back():
     answer = ["tensor([" + ", ".join(["0.5000"] * 400) + "])", list(range(300))]
     stored = recording.encode(answer)
     assert list(stored) == ["__zlib__"] and len(json.dumps(stored)) < 1000 < len(str(answer))
+    noise = np.random.default_rng(0).integers(0, 2**62, 40).tolist()  # does not compress
+    assert recording.encode(noise) == noise
     assert recording.decode(json.loads(json.dumps(stored))) == answer
 
 
