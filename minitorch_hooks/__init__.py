@@ -85,6 +85,8 @@ from ._ops.elementary import (
     erf,
     expm1,
     log1p,
+    log2,
+    log10,
     rsqrt,
     sin,
     sinh,
@@ -100,7 +102,7 @@ from ._ops.gather_scatter import (
 )
 from ._ops.histogram import histc
 from ._ops.inplace import relu_
-from ._ops.linalg import addmm, baddbmm, bmm, matmul, mm
+from ._ops.linalg import addmm, baddbmm, bmm, dot, matmul, mm, mv, outer
 from ._ops.logical import (
     bitwise_and,
     bitwise_not,
@@ -162,6 +164,7 @@ from ._ops.reduction import (
     var,
     var_mean,
 )
+from ._ops.rounding import ceil, floor, frac, round, trunc
 from ._ops.setitem import masked_fill
 from ._ops.shape import (
     cat,
@@ -169,6 +172,8 @@ from ._ops.shape import (
     expand,
     flatten,
     flip,
+    movedim,
+    narrow,
     permute,
     reshape,
     split,

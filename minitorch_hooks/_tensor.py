@@ -160,6 +160,12 @@ class Tensor(TensorBase):
     def dim(self) -> int:
         return self._data.ndim
 
+    ndimension = dim
+
+    def get_device(self) -> int:
+        """The index of the GPU this tensor is on: -1, the CPU's answer."""
+        return -1
+
     def numel(self) -> int:
         return int(self._data.size)
 

@@ -312,6 +312,14 @@ OPS: list[tuple[str, Op, tuple[np.ndarray, ...]]] = [
      (signed((1, 2, 3, 4)),)),
     ("fold", lambda torch, x: torch.nn.functional.fold(x * x, (3, 4), 2, stride=1) * 2,
      (signed((1, 8, 6)),)),
+    ("floor", lambda torch, x: x.floor() * x, (signed(S23),)),
+    ("ceil", lambda torch, x: x.ceil() * x, (signed(S23),)),
+    ("round", lambda torch, x: x.round() * x, (signed(S23),)),
+    ("round decimals", lambda torch, x: x.round(decimals=1) * x, (signed(S23),)),
+    ("trunc", lambda torch, x: x.trunc() * x, (signed(S23),)),
+    ("frac", lambda torch, x: x.frac() * x, (signed(S23),)),
+    ("log2", lambda torch, x: x.log2() * x, (positive(S23),)),
+    ("log10", lambda torch, x: torch.log10(x) * x, (positive(S23),)),
 ]
 
 # Node classes the table need not reach, and why.
