@@ -70,7 +70,7 @@ from ._generator import Generator
 from ._ops import _arguments
 from ._ops.closeness import allclose, isclose
 from ._ops.conversion import clone
-from ._ops.diagonals import diag, tril, triu
+from ._ops.diagonals import diag, diagonal, tril, triu
 from ._ops.division import floor_divide, fmod, remainder
 from ._ops.einsum import einsum
 from ._ops.elementary import (
@@ -112,6 +112,7 @@ from ._ops.logical import (
     logical_or,
     logical_xor,
 )
+from ._ops.nonzero import argwhere, count_nonzero, nonzero, where
 from ._ops.pointwise import (
     abs,
     add,
@@ -143,7 +144,6 @@ from ._ops.pointwise import (
     square,
     sub,
     tanh,
-    where,
 )
 from ._ops.products import cumprod, cumsum, prod
 from ._ops.reduction import (
@@ -164,6 +164,7 @@ from ._ops.reduction import (
     var,
     var_mean,
 )
+from ._ops.repeating import roll, tile
 from ._ops.rounding import ceil, floor, frac, round, trunc
 from ._ops.setitem import masked_fill
 from ._ops.shape import (
@@ -186,7 +187,7 @@ from ._ops.shape import (
 )
 from ._ops.shape import transpose as swapaxes
 from ._ops.shape import transpose as swapdims
-from ._ops.softmax import log_softmax, softmax
+from ._ops.softmax import log_softmax, logsumexp, softmax
 from ._ops.sorting import argsort, sort, topk
 from ._ops.stacking import (
     atleast_1d,

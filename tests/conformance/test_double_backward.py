@@ -320,6 +320,11 @@ OPS: list[tuple[str, Op, tuple[np.ndarray, ...]]] = [
     ("frac", lambda torch, x: x.frac() * x, (signed(S23),)),
     ("log2", lambda torch, x: x.log2() * x, (positive(S23),)),
     ("log10", lambda torch, x: torch.log10(x) * x, (positive(S23),)),
+    ("repeat", lambda torch, x: x.repeat(2, 1, 2) ** 3, (signed(S23),)),
+    ("roll", lambda torch, x: x.roll((1, -1), (0, 1)) * x, (signed(S23),)),
+    ("roll flattened", lambda torch, x: x.roll(2) ** 3, (signed(S23),)),
+    ("diagonal", lambda torch, x: x.diagonal(1) ** 3, (signed(S34),)),
+    ("logsumexp", lambda torch, x: x.logsumexp(1) * x[:, 0], (signed(S34),)),
 ]
 
 # Node classes the table need not reach, and why.
