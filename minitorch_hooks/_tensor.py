@@ -462,6 +462,11 @@ class Tensor(TensorBase):
         return bool(self._data.reshape(()))
 
     def __float__(self) -> float:
+        if self.requires_grad:  # the value leaves the graph: PyTorch cautions, once
+            from ._warnings import warn_once
+
+            warn_once("Converting a tensor with requires_grad=True to a scalar may lead to "
+                      "unexpected behavior.\nConsider using tensor.detach() first.")
         return float(self._scalar())
 
     def __int__(self) -> int:
