@@ -108,10 +108,17 @@ class Tensor(TensorBase):
     _creation_meta: str | None = None
 
     def __new__(cls, *args: Any, **kwargs: Any) -> Tensor:
-        """``torch.Tensor(...)``, the legacy constructor: see ``_tensor_new.py``."""
+        """``torch.Tensor(...)``, the legacy constructor: see ``_tensor_new.py``. A
+        subclass's constructor makes an instance of the subclass the same way."""
         from ._tensor_new import legacy_new
 
-        return legacy_new(None, args, kwargs)
+        made = legacy_new(None, args, kwargs)
+        if cls is Tensor:
+            return made
+        instance = object.__new__(cls)
+        for name in Tensor.__slots__[:6]:  # the six every tensor has
+            setattr(instance, name, getattr(made, name))
+        return instance
 
     def _init(self, data: np.ndarray, requires_grad: bool = False) -> None:
         self._data = data
