@@ -73,7 +73,7 @@ from ._generator import Generator
 from ._ops import _arguments
 from ._ops.closeness import allclose, isclose
 from ._ops.conversion import clone
-from ._ops.diagonals import diag, tril, triu
+from ._ops.diagonals import diag, diagonal, tril, triu
 from ._ops.division import floor_divide, fmod, remainder
 from ._ops.einsum import einsum
 from ._ops.elementary import (
@@ -88,6 +88,8 @@ from ._ops.elementary import (
     erf,
     expm1,
     log1p,
+    log2,
+    log10,
     rsqrt,
     sin,
     sinh,
@@ -103,7 +105,7 @@ from ._ops.gather_scatter import (
 )
 from ._ops.histogram import histc
 from ._ops.inplace import relu_
-from ._ops.linalg import addmm, baddbmm, bmm, matmul, mm
+from ._ops.linalg import addmm, baddbmm, bmm, dot, matmul, mm, mv, outer
 from ._ops.logical import (
     bitwise_and,
     bitwise_not,
@@ -114,6 +116,7 @@ from ._ops.logical import (
     logical_xor,
 )
 from ._ops.losses_more import xlogy
+from ._ops.nonzero import argwhere, count_nonzero, nonzero, where
 from ._ops.pointwise import (
     abs,
     add,
@@ -145,7 +148,6 @@ from ._ops.pointwise import (
     square,
     sub,
     tanh,
-    where,
 )
 from ._ops.products import cumprod, cumsum, prod
 from ._ops.reduction import (
@@ -166,6 +168,8 @@ from ._ops.reduction import (
     var,
     var_mean,
 )
+from ._ops.repeating import roll, tile
+from ._ops.rounding import ceil, floor, frac, round, trunc
 from ._ops.setitem import masked_fill
 from ._ops.shape import (
     cat,
@@ -173,6 +177,8 @@ from ._ops.shape import (
     expand,
     flatten,
     flip,
+    movedim,
+    narrow,
     permute,
     reshape,
     split,
@@ -185,7 +191,7 @@ from ._ops.shape import (
 )
 from ._ops.shape import transpose as swapaxes
 from ._ops.shape import transpose as swapdims
-from ._ops.softmax import log_softmax, softmax
+from ._ops.softmax import log_softmax, logsumexp, softmax
 from ._ops.sorting import argsort, sort, topk
 from ._ops.stacking import (
     atleast_1d,

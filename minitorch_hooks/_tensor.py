@@ -87,7 +87,8 @@ class Tensor(TensorBase):
     _creation_meta: str | None = None
 
     def __new__(cls, *args: Any, **kwargs: Any) -> Tensor:
-        """``torch.Tensor(...)``, the legacy constructor: see ``_tensor_new.py``."""
+        """``torch.Tensor(...)``, the legacy constructor: see ``_tensor_new.py``. A
+        subclass's constructor makes an instance of the subclass the same way."""
         from ._tensor_new import legacy_new
 
         tensor = legacy_new(None, args, kwargs)
@@ -129,6 +130,12 @@ class Tensor(TensorBase):
 
     def dim(self) -> int:
         return self._data.ndim
+
+    ndimension = dim
+
+    def get_device(self) -> int:
+        """The index of the GPU this tensor is on: -1, the CPU's answer."""
+        return -1
 
     def numel(self) -> int:
         return int(self._data.size)
@@ -433,6 +440,11 @@ class Tensor(TensorBase):
         return bool(self._data.reshape(()))
 
     def __float__(self) -> float:
+        if self.requires_grad:  # the value leaves the graph: PyTorch cautions, once
+            from ._warnings import warn_once
+
+            warn_once("Converting a tensor with requires_grad=True to a scalar may lead to "
+                      "unexpected behavior.\nConsider using tensor.detach() first.")
         return float(self._scalar())
 
     def __int__(self) -> int:

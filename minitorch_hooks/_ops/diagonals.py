@@ -129,3 +129,46 @@ def diag(input: Tensor, diagonal: int = 0) -> Tensor:
         return record(values, DiagonalBackward0_copy, (input,), offset=diagonal,
                       self_sym_sizes=data.shape)
     raise RuntimeError("diag(): Supports 1D or 2D tensors. Got " + f"{data.ndim}D")
+
+
+class DiagonalBackward0(_DiagonalNode):
+    """``diagonal``, a view: its gradient goes back onto the diagonal of zeros."""
+
+    __slots__ = ("axes", "dims", "shape")  # its own dims, as given
+
+    @property
+    def _saved_self_sym_sizes(self) -> tuple[int, ...]:
+        return self.shape
+
+    def backward(self, grad):
+        first, second = self.axes
+        others = [d for d in range(len(self.shape)) if d not in self.axes]
+        moved_shape = tuple(self.shape[d] for d in others) + (self.shape[first],
+                                                               self.shape[second])
+        rows, cols = _diagonal_positions(self.shape[first], self.shape[second], self.offset)
+        key = (slice(None),) * len(others) + (rows, cols)
+        spread = formula.scatter(moved_shape, key, grad)
+        return formula.permute(spread, np.argsort(others + [first, second]))
+
+
+def diagonal(input: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
+    """The ``offset``-th diagonal of the matrices in dimensions ``dim1`` and ``dim2``, as a
+    view (the diagonal becomes the last dimension).
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.diagonal.html>
+    """
+    from .._tensor import _wrap_dim
+    from .shape import _as_view
+
+    data = input._data
+    first, second = _wrap_dim(dim1, data.ndim), _wrap_dim(dim2, data.ndim)
+    if first == second:
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    moved = np.moveaxis(data, (first, second), (-2, -1))
+    rows, cols = _diagonal_positions(moved.shape[-2], moved.shape[-1], offset)
+    start = moved[..., rows[0]:, cols[0]:] if rows.size else moved[..., :0, :0]
+    step = moved.strides[-2] + moved.strides[-1]
+    view = np.lib.stride_tricks.as_strided(start, start.shape[:-2] + (rows.size,),
+                                           start.strides[:-2] + (step,))
+    out = record(view, DiagonalBackward0, (input,), offset=offset, dims=(dim1, dim2),
+                 axes=(first, second), shape=data.shape)
+    return _as_view(out, input)

@@ -1,5 +1,5 @@
-"""Trigonometric and hyperbolic functions, ``rsqrt``, ``log1p`` and ``expm1``, with their
-derivatives.
+"""Trigonometric and hyperbolic functions, ``rsqrt``, ``log1p``, ``expm1``, ``log2`` and
+``log10``, with their derivatives.
 
 Each is one NumPy function forward and one line of calculus backward. Integer and bool
 tensors compute in float32, the default dtype. PyTorch saves what the derivative needs
@@ -138,6 +138,24 @@ class Expm1Backward0(Node):
         return grad * (result + 1)
 
 
+class Log2Backward0(Node):
+    __slots__ = ()
+    saved_names = ("self",)
+
+    def backward(self, grad):
+        (x,) = self.saved_arrays()
+        return grad / (x * math.log(2))
+
+
+class Log10Backward0(Node):
+    __slots__ = ()
+    saved_names = ("self",)
+
+    def backward(self, grad):
+        (x,) = self.saved_arrays()
+        return grad / (x * math.log(10))
+
+
 def _unary(ufunc: np.ufunc, node_type: type[Node], saves_result: bool):
     """The function ``torch.<name>``: ``ufunc`` on the values, recorded as ``node_type``,
     which saves the input or the result. Outside the domain (``asin(2)``, ``rsqrt(-1)``)
@@ -179,8 +197,10 @@ rsqrt = _unary(_rsqrt, RsqrtBackward0, saves_result=True)
 erf = _unary(_erf, ErfBackward0, saves_result=False)
 log1p = _unary(np.log1p, Log1PBackward0, saves_result=False)
 expm1 = _unary(np.expm1, Expm1Backward0, saves_result=True)
+log2 = _unary(np.log2, Log2Backward0, saves_result=False)
+log10 = _unary(np.log10, Log10Backward0, saves_result=False)
 arcsin, arccos, arctan = asin, acos, atan  # NumPy's names, which PyTorch accepts too
 
 UNARY = {"sin": sin, "cos": cos, "tan": tan, "asin": asin, "acos": acos, "atan": atan,
          "sinh": sinh, "cosh": cosh, "rsqrt": rsqrt, "erf": erf, "log1p": log1p, "expm1": expm1,
-         "arcsin": arcsin, "arccos": arccos, "arctan": arctan}
+         "log2": log2, "log10": log10, "arcsin": arcsin, "arccos": arccos, "arctan": arctan}

@@ -35,7 +35,15 @@ from ..autograd.function import custom_function_view_error
 from ..autograd.grad_mode import _State, no_grad
 from ..autograd.graph import Node
 from ..random import default_generator
-from . import activation, division, elementary, gather_scatter, logical, pointwise
+from . import (
+    activation,
+    division,
+    elementary,
+    gather_scatter,
+    logical,
+    pointwise,
+    rounding,
+)
 from ._record import any_requires_grad, promote, record, value_of
 from .view_history import (
     INTERNAL_OVERLAP,
@@ -196,6 +204,8 @@ sigmoid_ = _in_place(pointwise.sigmoid)
 clamp_ = _in_place(pointwise.clamp)
 sqrt_ = _in_place(pointwise.sqrt)
 nan_to_num_ = _in_place(pointwise.nan_to_num)
+abs_ = _in_place(pointwise.abs)
+ROUNDING_ = {name + "_": _in_place(function) for name, function in rounding.METHODS.items()}
 scatter_ = _in_place(gather_scatter.scatter)
 scatter_add_ = _in_place(gather_scatter.scatter_add)
 masked_scatter_ = _in_place(gather_scatter.masked_scatter)

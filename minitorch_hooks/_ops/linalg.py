@@ -303,6 +303,44 @@ def addmm(input: Tensor, mat1: Tensor, mat2: Tensor) -> Tensor:
 
 # -- batches of matrices ----------------------------------------------------------------------
 
+def dot(input: Tensor, tensor: Tensor) -> Tensor:
+    """The inner product of two vectors of the same length and dtype.
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.dot.html>
+    """
+    for vector in (input, tensor):
+        if vector._data.ndim != 1:
+            raise RuntimeError("1D tensors expected, but got "
+                               f"{input._data.ndim}D and {tensor._data.ndim}D tensors")
+    return _dot(input, tensor)
+
+
+def mv(input: Tensor, vec: Tensor) -> Tensor:
+    """A matrix times a vector.
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.mv.html>
+    """
+    if input._data.ndim != 2 or vec._data.ndim != 1:
+        raise RuntimeError(f"vector + matrix @ vector expected, got 1, {input._data.ndim}, "
+                           f"{vec._data.ndim}")
+    return _mv(input, vec)
+
+
+def outer(input: Tensor, vec2: Tensor) -> Tensor:
+    """Every product of an element of ``input`` with one of ``vec2``: PyTorch records it as
+    ``input.reshape(-1, 1) * vec2``.
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.outer.html>
+    """
+    from .pointwise import mul
+    from .shape import reshape
+
+    for vector in (input, vec2):
+        if vector._data.ndim != 1:
+            raise RuntimeError(f"outer: Expected 1-D argument self, but got "
+                               f"{input._data.ndim}-D" if vector is input else
+                               f"outer: Expected 1-D argument vec2, but got "
+                               f"{vec2._data.ndim}-D")
+    return mul(reshape(input, (input._data.size, 1)), vec2)
+
+
 def _check_batches(batch1: Tensor, batch2: Tensor) -> None:
     for name, batch in (("batch1", batch1), ("batch2", batch2)):
         if batch._data.ndim != 3:

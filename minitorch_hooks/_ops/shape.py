@@ -550,3 +550,46 @@ def flip(input: Tensor, *dims: Any) -> Tensor:
     data = np.ascontiguousarray(np.flip(input._data, axes)) if ndim else input._data.copy()
     return record(data, FlipBackward0, (input,), axes=axes,
                   dims=tuple(shown_dim(d) for d in dims))
+
+
+def narrow(input: Tensor, dim: int, start: int, length: int) -> Tensor:
+    """``length`` elements along ``dim`` from ``start``: the view ``x[..., start:start +
+    length]``, recorded as a slice (``SliceBackward0``).
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.narrow.html>
+    """
+    from .indexing import _slice
+
+    ndim = input._data.ndim
+    if ndim == 0:
+        raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
+    axis = _wrap_dim(dim, ndim)
+    size = input._data.shape[axis]
+    if length < 0:
+        raise RuntimeError("narrow(): length must be non-negative.")
+    if not -size <= start <= size:
+        raise IndexError(f"start out of range (expected to be in range of [{-size}, {size}], "
+                         f"but got {start})")
+    start = start % size if start < 0 else start
+    if start + length > size:
+        raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size "
+                           f"({size}).")
+    return _slice(input, axis, slice(start, start + length))
+
+
+def movedim(input: Tensor, source: Any, destination: Any) -> Tensor:
+    """The ``source`` dimensions moved to the ``destination`` places, the others keeping
+    their order: a ``permute``.
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.movedim.html>
+    """
+    ndim = input._data.ndim
+    sources = [_wrap_dim(d, ndim) for d in ((source,) if isinstance(source, int) else source)]
+    targets = [_wrap_dim(d, ndim) for d in
+               ((destination,) if isinstance(destination, int) else destination)]
+    if len(sources) != len(targets):
+        raise RuntimeError(f"movedim: Invalid source or destination dims: source ({sources} "
+                           f"dims) should contain the same number of dims as destination "
+                           f"({targets} dims)")
+    order = [d for d in range(ndim) if d not in sources]
+    for target, source_dim in sorted(zip(targets, sources)):
+        order.insert(target, source_dim)
+    return permute(input, order)

@@ -6,6 +6,8 @@ See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.functional.softmax.ht
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from .._tensor import Tensor, _wrap_dim
@@ -66,3 +68,40 @@ def log_softmax(input: Tensor, dim: int, dtype: object = None) -> Tensor:
     axis = _wrap_dim(dim, x.ndim)
     return record(_log_softmax_values(x, axis), LogSoftmaxBackward0, (input,),
                   save_output=True, axis=axis, dim=shown_dim(dim))
+
+
+class LogsumexpBackward0(Node):
+    """``d/dx log(sum(exp(x))) = exp(x - result)``: the softmax of the reduced elements."""
+
+    __slots__ = ("axes", "dim", "keepdim")
+    saved_names = ("self", "result")
+    saved_attributes = ("dim", "keepdim")
+
+    def backward(self, grad):
+        x, result = self.saved_arrays()
+        if not self.keepdim:
+            grad = formula.expand_dims(grad, self.axes)
+            result = formula.expand_dims(result, self.axes)
+        return grad * formula.exp(x - result)
+
+
+def logsumexp(input: Tensor, dim: Any, keepdim: bool = False) -> Tensor:
+    """``log(sum(exp(x)))`` along ``dim``, without overflow: the largest value is taken out
+    first (unless it is infinite), as PyTorch does. Integers compute in float32.
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.logsumexp.html>
+    """
+    data = input._data if input._data.dtype.kind == "f" else input._data.astype(np.float32)
+    dims = (dim,) if isinstance(dim, int) else tuple(dim)
+    axes = tuple(_wrap_dim(d, data.ndim) for d in dims) if data.ndim else ()
+    with np.errstate(all="ignore"):
+        if data.size:
+            largest = np.max(data, axis=axes, keepdims=True)
+            largest = np.where(np.isinf(largest), 0, largest).astype(data.dtype)
+        else:
+            largest = np.zeros((1,) * data.ndim, dtype=data.dtype)
+        total = np.exp(data - largest).sum(axis=axes, keepdims=True)
+        result = (np.log(total) + largest).astype(data.dtype)
+    if not keepdim and axes:
+        result = result.squeeze(axes)
+    return record(result, LogsumexpBackward0, (input,), saved=(input,), save_output=True,
+                  axes=axes, dim=tuple(shown_dim(d) for d in dims), keepdim=keepdim)

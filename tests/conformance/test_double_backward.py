@@ -344,6 +344,19 @@ OPS: list[tuple[str, Op, tuple[np.ndarray, ...]]] = [
         x, weight=w, bias=w * 2) ** 2, (signed((2, 3, 4)), positive((3,), 1))),
     ("adaptive_max_pool2d", lambda torch, x: torch.nn.functional.adaptive_max_pool2d(
         x, (2, 3)) ** 3, (signed((1, 2, 5, 4)),)),
+    ("floor", lambda torch, x: x.floor() * x, (signed(S23),)),
+    ("ceil", lambda torch, x: x.ceil() * x, (signed(S23),)),
+    ("round", lambda torch, x: x.round() * x, (signed(S23),)),
+    ("round decimals", lambda torch, x: x.round(decimals=1) * x, (signed(S23),)),
+    ("trunc", lambda torch, x: x.trunc() * x, (signed(S23),)),
+    ("frac", lambda torch, x: x.frac() * x, (signed(S23),)),
+    ("log2", lambda torch, x: x.log2() * x, (positive(S23),)),
+    ("log10", lambda torch, x: torch.log10(x) * x, (positive(S23),)),
+    ("repeat", lambda torch, x: x.repeat(2, 1, 2) ** 3, (signed(S23),)),
+    ("roll", lambda torch, x: x.roll((1, -1), (0, 1)) * x, (signed(S23),)),
+    ("roll flattened", lambda torch, x: x.roll(2) ** 3, (signed(S23),)),
+    ("diagonal", lambda torch, x: x.diagonal(1) ** 3, (signed(S34),)),
+    ("logsumexp", lambda torch, x: x.logsumexp(1) * x[:, 0], (signed(S34),)),
 ]
 
 # Node classes the table need not reach, and why.

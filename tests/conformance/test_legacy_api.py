@@ -310,3 +310,17 @@ def test_new_is_the_legacy_constructor_with_the_dtype_of_self(make, dtype):
         return out if not isinstance(out, tuple) else tuple(out)
 
     assert_same_outcome(scenario)
+
+
+def test_float_of_a_tensor_that_requires_grad_warns():
+    """``float(t)`` takes the value out of the graph; PyTorch 2.13 cautions (once per
+    process; every time under ``set_warn_always``). ``int``, ``item`` and ``bool`` do not."""
+    def scenario(torch):
+        torch.set_warn_always(True)
+        try:
+            x = torch.tensor(2.5, requires_grad=True)
+            return float(x), float(x * 2), float(x.detach()), int(x), x.item(), bool(x)
+        finally:
+            torch.set_warn_always(False)
+
+    assert_same_outcome(scenario)
