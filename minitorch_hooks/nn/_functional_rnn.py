@@ -3,7 +3,7 @@
 PyTorch computes them in C++ (``torch._VF.rnn_tanh``, ``gru``, ``lstm``, ``lstm_cell``...,
 in ATen's ``RNN.cpp``) out of ordinary operations, so on the CPU their graph is made of
 ordinary nodes: this file performs the same operations in the same order, and records the
-same graph (except where noted in ``lstm``).
+same graph.
 
 A *cell* is one time step: from the step's input and the previous hidden state, the next
 hidden state. With ``W_ih``, ``W_hh`` the input and hidden weights (their rows stacked per
@@ -31,6 +31,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from .. import _dtype
+from .._creation import zeros
+from .._ops.mkldnn_rnn import mkldnn_rnn_layer
 from .._ops.shape import cat, stack
 from .._ops.unsafe_split import unsafe_chunk
 from .._tensor import Tensor
@@ -175,12 +178,12 @@ def one_hidden_rnn(cell: Cell, input: Tensor, hx: Tensor, flat_weights: Sequence
 def lstm(input: Tensor, hx: Sequence[Tensor], flat_weights: Sequence[Tensor],
          has_biases: bool, num_layers: int, dropout: float, train: bool,
          bidirectional: bool, batch_first: bool) -> tuple[Tensor, Tensor, Tensor]:
-    """``_VF.lstm``: the output, ``h_n`` and ``c_n``.
-
-    PyTorch runs a float32 LSTM on the CPU through oneDNN, one ``MkldnnRnnLayerBackward0``
-    node per layer and direction; here every LSTM takes the composite road that PyTorch
-    takes for other dtypes, so its graph is made of the cells' ordinary nodes.
-    """
+    """``_VF.lstm``: the output, ``h_n`` and ``c_n``. A float32 LSTM takes PyTorch's oneDNN
+    road (one node per layer and direction, ``_ops/mkldnn_rnn.py``); other dtypes the
+    composite one, made of the cells' operations."""
+    if input.dtype is _dtype.float32 and input.numel() != 0:
+        return _mkldnn_lstm(input, hx, flat_weights, has_biases, num_layers, dropout, train,
+                            bidirectional, batch_first)
     if batch_first:
         input = input.transpose(0, 1)
     hiddens = list(zip(hx[0].unbind(0), hx[1].unbind(0)))
@@ -189,6 +192,43 @@ def lstm(input: Tensor, hx: Sequence[Tensor], flat_weights: Sequence[Tensor],
     if batch_first:
         output = output.transpose(0, 1)
     return (output, stack([h for h, _ in finals], 0), stack([c for _, c in finals], 0))
+
+
+def _mkldnn_lstm(input: Tensor, hx: Sequence[Tensor], flat_weights: Sequence[Tensor],
+                 has_biases: bool, num_layers: int, dropout: float, train: bool,
+                 bidirectional: bool, batch_first: bool) -> tuple[Tensor, Tensor, Tensor]:
+    """ATen's ``mkldnn_rnn``: the input made time-major and contiguous, one
+    ``mkldnn_rnn_layer`` per layer and direction (its ``h_0``, ``c_0`` selected from
+    ``hx``), the directions concatenated, dropout between layers, the final states
+    stacked."""
+    if batch_first:
+        input = input.transpose(0, 1)
+    layer_input = input.contiguous()
+    h0, c0 = hx[0].contiguous(), hx[1].contiguous()
+    hidden_size = h0.size(2)
+    directions = 2 if bidirectional else 1
+    params = _gather_params(flat_weights, has_biases)
+    hy: list[Tensor] = []
+    cy: list[Tensor] = []
+    for layer in range(num_layers):
+        outputs = []
+        for direction in range(directions):
+            index = layer * directions + direction
+            w_ih, w_hh, b_ih, b_hh = params[index]
+            if not has_biases:
+                b_ih, b_hh = zeros(w_ih.shape), zeros(w_hh.shape)
+            output, h, c = mkldnn_rnn_layer(layer_input, w_ih, w_hh, b_ih, b_hh, h0[index],
+                                            c0[index], direction > 0, hidden_size,
+                                            num_layers, has_biases, bidirectional,
+                                            batch_first, train)
+            outputs.append(output)
+            hy.append(h)
+            cy.append(c)
+        layer_input = outputs[0] if directions == 1 else cat(outputs, -1)
+        if dropout != 0 and train and layer < num_layers - 1:
+            layer_input = F.dropout(layer_input, dropout, training=True)
+    output = layer_input.transpose(0, 1) if batch_first else layer_input
+    return output, stack(hy, 0), stack(cy, 0)
 
 
 def check_cell(input: Tensor, hx: Tensor, w_ih: Tensor, w_hh: Tensor, gate_count: int,

@@ -76,6 +76,13 @@ def _copy(torch: Any, x: Any, v: Any) -> Any:
     return y * x
 
 
+def _lstm_float32(torch: Any, x: Any) -> Any:
+    """A float32 LSTM, which PyTorch records as one oneDNN node per layer."""
+    torch.manual_seed(0)
+    output, (h_n, c_n) = torch.nn.LSTM(2, 3)(x.float())
+    return (output.sum(0) + h_n[0] * c_n[0]).double()
+
+
 def _zero(torch: Any, x: Any) -> Any:
     y = x * x
     y.zero_()
@@ -357,6 +364,7 @@ OPS: list[tuple[str, Op, tuple[np.ndarray, ...]]] = [
     ("roll flattened", lambda torch, x: x.roll(2) ** 3, (signed(S23),)),
     ("diagonal", lambda torch, x: x.diagonal(1) ** 3, (signed(S34),)),
     ("logsumexp", lambda torch, x: x.logsumexp(1) * x[:, 0], (signed(S34),)),
+    ("lstm float32 (oneDNN node)", _lstm_float32, (signed((3, 2, 2)),)),
 ]
 
 # Node classes the table need not reach, and why.

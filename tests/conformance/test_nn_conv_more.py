@@ -27,7 +27,7 @@ LAYERS = {
         {"output_size": [3, 10, 10]}),
     "conv3d": (lambda nn: nn.Conv3d(2, 3, (2, 3, 2), stride=(1, 2, 1), padding=1),
                (2, 2, 4, 5, 4), {}),
-    "conv3d_same_groups": (lambda nn: nn.Conv3d(2, 4, (3, 2, 3), padding="same", groups=2,
+    "conv3d_same_groups": (lambda nn: nn.Conv3d(2, 4, (3, 1, 3), padding="same", groups=2,
                                                 bias=False), (1, 2, 3, 4, 4), {}),
 }
 

@@ -83,9 +83,8 @@ def test_outputs_hidden_states_and_gradients(make, dtype):
                          ids=["rnn_bidirectional", "gru"])
 def test_the_graph_is_pytorchs_on_the_cpu(make):
     """The composite graph ATen records: one input projection, per-step ``addmm`` and
-    in-place gates, ``stack``, ``cat`` for both directions. (Double precision, where
-    PyTorch's LSTM is composite too; without ``batch_first``, whose final in-place
-    transpose is an ordinary one here.)"""
+    in-place gates, ``stack``, ``cat`` for both directions. (Without ``batch_first``,
+    whose final in-place transpose is an ordinary one here.)"""
     def scenario(torch):
         torch.manual_seed(5)
         layer = make(torch.nn).double()
@@ -104,6 +103,39 @@ def test_lstm_graph_in_double_precision():
         return _nodes(output), _nodes(h_n), _nodes(c_n)
 
     assert_same_outcome(scenario)
+
+
+@pytest.mark.parametrize("options", [{}, {"num_layers": 2, "bidirectional": True,
+                                         "batch_first": True}, {"bias": False}],
+                         ids=["one_layer", "two_layers_bidirectional_batch_first", "no_bias"])
+def test_a_float32_lstm_is_one_onednn_node_per_layer(options):
+    """PyTorch's CPU LSTM in float32: ``MkldnnRnnLayerBackward0`` with seven inputs and
+    three outputs, what it saves, the ``h_0`` it selects, and the three gradients a hook on
+    the node receives."""
+    def scenario(torch):
+        torch.manual_seed(21)
+        layer = torch.nn.LSTM(3, 4, **options)
+        directions = 2 if layer.bidirectional else 1
+        shape = (layer.num_layers * directions, 2, 4)
+        h0 = torch.tensor(values(shape, seed=22), requires_grad=True)
+        c0 = torch.tensor(values(shape, seed=23))
+        x = torch.tensor(values((2, 5, 3) if layer.batch_first else (5, 2, 3), seed=24),
+                         requires_grad=True)
+        output, (h_n, c_n) = layer(x, (h0, c0))
+        node = h_n.grad_fn.next_functions[-1][0]
+        seen = []
+        node.register_hook(lambda grad_inputs, grad_outputs: seen.append(
+            (len(grad_inputs), [g is None for g in grad_outputs])))
+        saved = (node._saved_reverse, node._saved_mode, node._saved_hidden_size,
+                 node._saved_num_layers, node._saved_has_biases, node._saved_bidirectional,
+                 node._saved_batch_first, node._saved_train, tuple(node._saved_weight2.shape),
+                 tuple(node._saved_hx_.shape))
+        (output.sum() + h_n.sum() * 2).backward()
+        return (_nodes(output), _nodes(h_n), _nodes(c_n), node.name(),
+                [n.name() if n else None for n, _ in node.next_functions], saved, seen,
+                output, x.grad, h0.grad, [p.grad for p in layer.parameters()])
+
+    assert_same_outcome(scenario, rtol=1e-5, atol=1e-6)
 
 
 @pytest.mark.parametrize("name", ["RNN", "GRU", "LSTM"])
