@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from ..cli.pytorch import INSTALL_PYTORCH
-from .checking import Check, CheckFailed, Result, close, run_check, watching
+from .checking import Check, CheckFailed, Result, close, describe, run_check, watching
 
 ANSWERS = Path(__file__).with_name("pytorch_answers.json")
 REGENERATE = "python -m minitorch_hooks.tutorials.record_answers"
@@ -85,8 +85,8 @@ class Compare:
         recorded = np.array(answer["close"], dtype=float).reshape(answer["shape"])
         if not close(actual, recorded):
             raise CheckFailed(f"{what} differs from what {self.pytorch} computed (recorded): "
-                              f"yours is {np.round(actual, 4).tolist()}, {self.pytorch}'s "
-                              f"is {np.round(recorded, 4).tolist()}")
+                              f"yours is {describe(actual)}, {self.pytorch}'s "
+                              f"is {describe(recorded)}")
 
     def equal(self, actual: Any, expected: Any, what: str) -> None:
         answer = self.next_answer(what, "equal")
