@@ -236,7 +236,8 @@ def pack_half_saves_memory(ex, torch):
 
 
 @CHECKS(step=3, title="with these hooks the loss is the same, the gradients float16-close",
-        nudge="pack and unpack work as a pair: what one returns is what the other receives",
+        nudge="the unpack hook is handed exactly the object the pack hook kept; do the two agree "
+              "on its form, and does the gradient come back in the original dtype?",
         pointer="pack_half and unpack_half together; saved_tensors_hooks's docs",
         solution="pack_half and unpack_half work as a pair: what one returns, the other gets")
 def half_precision_training(ex, torch):
