@@ -61,7 +61,8 @@ def first_argument_is_standardised(ex, torch):
     module.register_forward_pre_hook(ex.standardise(mean, std))
     x = torch.tensor([[3.0, 0.0], [1.0, 20.0]])
     args, _ = module(x, "label", 7)
-    expect(len(args) == 3, f"forward received {len(args)} arguments, expected 3")
+    expect(len(args) == 3, f"forward received {len(args)} argument{'' if len(args) == 1 else 's'}, "
+           "expected 3: the pre-hook's result replaces all of them")
     expect_close(args[0], [[1.0, -2.0], [0.0, 2.0]], "the standardised input")
     expect(args[1:] == ("label", 7), f"the other arguments became {args[1:]!r}")
     expect_close(x, [[3.0, 0.0], [1.0, 20.0]], "the caller's tensor after the call")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..checking import Checks, expect, expect_close
+from ..checking import Checks, as_array, expect, expect_close
 
 CHECKS = Checks()
 
@@ -18,8 +18,14 @@ def leaf(torch, values):
                 "(docs.pytorch.org/docs/2.13/generated/torch.Tensor.register_hook.html)",
         solution="return grad.clamp(-max_abs, max_abs)")
 def clip_value_clamps(ex, torch):
-    clipped = ex.clip_value(1.5)(torch.tensor([-4.0, 0.5, 2.0]))
+    grad = torch.tensor([-4.0, 0.5, 2.0])
+    clipped = ex.clip_value(1.5)(grad)
     expect_close(clipped, [-1.5, 0.5, 1.5], "clip_value(1.5) of [-4, 0.5, 2]")
+    # PyTorch's register_hook: "The hook should not modify its argument"; other hooks and
+    # the engine may still hold it.
+    expect(as_array(grad).tolist() == [-4.0, 0.5, 2.0],
+           f"the gradient given to the hook became {as_array(grad).tolist()}: a hook must not "
+           "change its argument in place; return a new tensor instead")
 
 
 @CHECKS(step=1, title="on a leaf, each backward pass is clipped before it accumulates",
