@@ -454,12 +454,12 @@ def test_check_on_the_untouched_starter_reports_every_step_as_not_done(capsys, w
     assert steps[0] == "  TODO step 1: register_hook keeps each hook under its handle's id: " \
                        "not done yet"
     assert "      next: Exercise 1, step 1: store the hook under a new handle's id" in lines
-    assert not any(line.startswith("      hint: ") for line in lines)  # think first
+    assert not any(line.startswith("      nudge: ") for line in lines)  # think first
     assert lines[-1] == f"  0 of {len(FIRST.checks())} checks pass (5 not done yet)."
     assert not ANSI.search(out) and "✓" not in out
     assert not (workdir / FILENAME).exists()  # the starter in place: nothing remembered
     _, out, _ = run(capsys, "check", "1", "--hint")
-    hints = [line for line in out.splitlines() if line.startswith("      hint: ")]
+    hints = [line for line in out.splitlines() if line.startswith("      nudge: ")]
     assert len(hints) == 1 and "the handle is made first" in hints[0]  # the next gap's only
     assert "Handle(self.hooks)" not in out  # the nudge, not the solution line
 
@@ -667,9 +667,9 @@ def wrong_first_exercise(workdir):
 
 NUDGE_STEP_2 = next(c for c in FIRST.checks()
                     if c.function.__name__ == "results_replace_the_value")
-NUDGE = "      hint: " + " ".join(NUDGE_STEP_2.nudge.split()[:6])
+NUDGE = "      nudge: " + " ".join(NUDGE_STEP_2.nudge.split()[:6])
 POINTER = "      look at: " + " ".join(NUDGE_STEP_2.pointer.split()[:4])
-OFFER = ("      (a hint: run 'minitorch-hooks check 1 --hint', or run check again)")
+OFFER = ("      (a nudge: run 'minitorch-hooks check 1 --hint', or run check again)")
 MORE = ("      (where to look: run 'minitorch-hooks check 1 --hint', or run check again)")
 ASK = "      (the solution lines: 'minitorch-hooks check 1 --solution')"
 
@@ -951,7 +951,7 @@ def test_help_is_wrapped_between_calls_never_inside_one(exercise):
     from minitorch_hooks.cli.exercises import _note
 
     for check in exercise.checks():
-        for label, text in (("hint: ", check.nudge), ("look at: ", check.pointer),
+        for label, text in (("nudge: ", check.nudge), ("look at: ", check.pointer),
                             ("solution: ", check.solution)):
             lines = _note(label, text).splitlines()
             assert " ".join(" ".join(lines).split()) == " ".join(f"{label}{text}".split())

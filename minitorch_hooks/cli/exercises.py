@@ -354,7 +354,7 @@ class _Report:
             if next_todo:
                 print(_note("next: ", row.results[0].detail))
                 if self.hint:
-                    print(_note("hint: ", check.nudge))
+                    print(_note("nudge: ", check.nudge))
         else:
             print(f"  {self.mark(row.status)} {title}")
         if row.status == "fail":
@@ -390,11 +390,10 @@ class _Report:
         """The help a step's failure has earned: none yet, the nudge, then the pointer; and
         a line saying what comes next."""
         if stage >= 1:
-            print(_note("hint: ", check.nudge))
+            print(_note("nudge: ", check.nudge))
         if stage >= 2:
             print(_note("look at: ", check.pointer))
-        offer = ("a hint" if stage == 0 else "where to look" if stage == 1
-                 else None)
+        offer = ("a nudge" if stage == 0 else "where to look" if stage == 1 else None)
         command = f"'minitorch-hooks check {number} --hint'"
         print(self.paint(_note("", f"({offer}: run {command}, or run check again)" if offer
                                else f"(the solution lines: 'minitorch-hooks check {number} "
