@@ -5,22 +5,29 @@ the current directory, and never overwrites one that is there: that file is the 
 work. ``check N`` runs exercise N's checks (``minitorch_hooks/tutorials/``) on the
 learner's work in the current directory (the ``.py`` copy, or its notebook when that was
 saved last), or on the starter in place when there is none, and prints one line per check:
-passed, failed or not done yet. A check that compares with PyTorch has a second line, "(vs
-live PyTorch)" when PyTorch is installed, "(vs recorded PyTorch 2.13)" when its recorded
-answers stand in for it (``tutorials/answers.py``). It says which file it checked, warns
-when a notebook there is not paired with the ``.py`` file, and exits with 0 only when every
-check passed.
+passed, failed or not done yet. A check that compares with PyTorch runs twice, on
+minitorch_hooks and on "live PyTorch" when it is installed (else against its "recorded
+PyTorch 2.13" answers, ``tutorials/answers.py``), and still gets one line: the library is
+named only when the two verdicts differ. ``check`` says which file it checked, warns when a
+notebook there is not paired with the ``.py`` file, and exits with 0 only when every check
+passed. At a terminal, a report taller than the window goes through the pager.
 ``--solution`` checks the reference solutions instead, which is how to see that the checks
-themselves pass.
+themselves pass, and prints each check's solution line under it.
 
-Hints come in stages, so that a learner gets to think first: a failed step shows what was
-observed against what was expected; its hint comes with ``--hint``, or when the same step
-fails again in a later run (``hint_memory.py`` remembers the failures).
+Help comes in stages, so that a learner gets to think first. A failed step shows only why
+it failed (one or two lines, large values summarised) and where its check is written. The
+second failure of the same step in a row of runs adds a nudge: which value or which rule
+to look at. The third and later add a pointer: where to look (the method, the argument, the
+page of PyTorch's docs or of the course). ``--hint`` moves one stage ahead.
+``hint_memory.py`` remembers the failures between runs. The line to type is never shown
+unasked: only ``--solution`` prints it.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import sys
 import textwrap
 from dataclasses import dataclass
@@ -38,10 +45,10 @@ _RED, _GREEN, _YELLOW = "\033[31m", "\033[32m", "\033[33m"
 # How each status is marked: with colour and symbols at a terminal, plain words otherwise.
 _FANCY = {"pass": (_GREEN, "✓"), "fail": (_RED, "✗"), "todo": (_YELLOW, "○")}
 _PLAIN = {"pass": "PASS", "fail": "FAIL", "todo": "TODO"}
-_PRINTED_LINES = 5  # of what the learner's code printed, shown under a failed check
+_PRINTED_LINES = 2  # of what the learner's code printed, shown under a failed check
+_REASON_LINES = 4  # a failure's reason is cut to this many lines: it must fit one screen
 _WIDTH = 88
-_CHECK_LINES = 10  # a failed check's code is shown up to this length (a failure
-# then takes at most about 15 lines)
+_STAGES = 2  # after the reason: 1 adds the nudge, 2 the pointer too
 
 
 def add_exercise_commands(commands: argparse._SubParsersAction) -> None:
@@ -71,8 +78,9 @@ def add_exercise_commands(commands: argparse._SubParsersAction) -> None:
         description=("Run exercise N's checks on your copy of its file in the current "
                      "directory (made by 'minitorch-hooks start N'), or on its notebook "
                      "there when you saved that last, or on the starter file in place when "
-                     "there is none, and report each step. A failed step shows what was "
-                     "expected; its hint comes with --hint, or when it fails again."))
+                     "there is none, and report each step. A failed step shows why; when "
+                     "it fails again, a nudge, then where to look; --hint moves one stage "
+                     "ahead, and --solution shows the solution lines."))
     which = check.add_mutually_exclusive_group(required=True)
     which.add_argument("number", nargs="?", type=int, choices=NUMBERS,
                        metavar="N", help=number_help)
@@ -80,11 +88,15 @@ def add_exercise_commands(commands: argparse._SubParsersAction) -> None:
     which.add_argument("--list", action="store_true",
                        help="list the exercises and their files, and stop")
     check.add_argument("--solution", action="store_true",
-                       help="check the reference solution instead of your file")
+                       help="check the reference solution instead of your file, and show "
+                            "each step's solution line")
     check.add_argument("--hint", action="store_true",
-                       help="show the hint of every step that fails or is not done yet")
+                       help="one stage more help for every step that fails (a nudge, then "
+                            "where to look), and a nudge for the next step to do")
     check.add_argument("--no-color", action="store_true",
                        help="plain text even on a terminal (so does setting NO_COLOR)")
+    check.add_argument("--no-pager", action="store_true",
+                       help="print straight to the terminal, without a pager")
     check.set_defaults(handler=run_check)
 
 
@@ -144,11 +156,16 @@ def run_check(args: argparse.Namespace) -> int:
         return 0
     report = _Report(use_color(args.no_color) and _can_print_symbols(), args.hint)
     chosen = EXERCISES if args.all else (by_number(args.number),)
-    done = [report.exercise(exercise, args.solution) for exercise in chosen]
-    if args.all:
-        print(f"{sum(done)} of {len(done)} exercises pass every check.")
-    elif done[0] and not args.solution:
-        print(_next_exercise(chosen[0]))
+    # The report is written whole, then shown: a page at a time when it is taller than
+    # the terminal, as 'tour' and 'show' do, so that the first failure does not scroll away.
+    written = io.StringIO()
+    with contextlib.redirect_stdout(written):
+        done = [report.exercise(exercise, args.solution) for exercise in chosen]
+        if args.all:
+            print(f"{sum(done)} of {len(done)} exercises pass every check.")
+        elif done[0] and not args.solution:
+            print(_next_exercise(chosen[0]))
+    show(written.getvalue().rstrip("\n"), use_pager=not args.no_pager)
     return 0 if all(done) else 1
 
 
@@ -234,6 +251,45 @@ def _shown(path: Path) -> str:
         return str(path)
 
 
+@dataclass(frozen=True)
+class _Row:
+    """One check as the report shows it: its results on each library it ran with (one, or
+    two for a comparison with PyTorch), merged into one verdict."""
+
+    check: Check
+    results: tuple[Result, ...]
+
+    @property
+    def status(self) -> str:
+        statuses = {result.status for result in self.results}
+        return next(status for status in ("fail", "todo", "pass") if status in statuses)
+
+    @property
+    def agree(self) -> bool:
+        """Whether every library gave the same verdict."""
+        return len({result.status for result in self.results}) == 1
+
+    @property
+    def reasons(self) -> list[tuple[str, str]]:
+        """The different reasons for failing, each with the library it came from."""
+        seen: dict[str, str] = {}
+        for result in self.results:
+            if result.status == "fail":
+                seen.setdefault(result.detail, result.library)
+        return [(library, detail) for detail, library in seen.items()]
+
+
+def _rows(results: list[Result]) -> list[_Row]:
+    """The results grouped by check, in order: a comparison's runs are one row."""
+    rows: list[_Row] = []
+    for result in results:
+        if rows and rows[-1].check is result.check:
+            rows[-1] = _Row(result.check, (*rows[-1].results, result))
+        else:
+            rows.append(_Row(result.check, (result,)))
+    return rows
+
+
 class _Report:
     """Prints the checks of one exercise after another, in colour or in plain text."""
 
@@ -267,78 +323,86 @@ class _Report:
                   f"{describe_error(error, str(path))}\n")
             return False
         memory = HintMemory(path.parent if target.learners else None)
-        failed = {r.check.step for r in results if r.status == "fail"}
-        first_todo = next((r for r in results if r.status == "todo"), None)
-        hinted: set[int] = set()
-        previous = None
-        for result in results:
-            step = result.check.step
-            again = memory.failed_before(exercise.name, step) > 0
-            # The same failure on the other library, or a later step failing after an
-            # earlier one did (it may only be the consequence), is told in brief.
-            brief = result.status == "fail" and (step > min(failed) or (
-                previous is not None and previous.check is result.check
-                and previous.detail == result.detail))
-            self.result(result, first_todo=result is first_todo,
-                        show_hint=step not in hinted and (self.hint or (
-                            result.status == "fail" and again)),
-                        offer_hint=result.status == "fail" and step not in hinted,
-                        number=exercise.number, brief=brief)
-            previous = result
-            if result.status == "fail" or result is first_todo:
-                hinted.add(step)
-        print(f"\n  {self.summary(results)}\n")
-        memory.update(exercise.name, failed, {r.check.step for r in results} - failed)
-        return all(result.status == "pass" for result in results)
+        rows = _rows(results)
+        failed = {row.check.step for row in rows if row.status == "fail"}
+        first_todo = next((row for row in rows if row.status == "todo"), None)
+        helped: set[int] = set()  # a step's help is shown once, under its first failure
+        first_failed = min(failed, default=None)
+        for row in rows:
+            step = row.check.step
+            stage = memory.failed_before(exercise.name, step) + self.hint
+            self.row(row, number=exercise.number, solution=solution,
+                     stage=None if step in helped else min(stage, _STAGES),
+                     next_todo=row is first_todo, first_failed=first_failed)
+            if row.status == "fail" or row is first_todo:
+                helped.add(step)
+        print(f"\n  {self.summary(rows)}\n")
+        memory.update(exercise.name, failed, {row.check.step for row in rows} - failed)
+        return all(row.status == "pass" for row in rows)
 
-    def result(self, result: Result, *, first_todo: bool, show_hint: bool,
-               offer_hint: bool, number: int, brief: bool = False) -> None:
-        check = result.check
+    def row(self, row: _Row, *, number: int, solution: bool, stage: int | None,
+            next_todo: bool, first_failed: int | None) -> None:
+        """One check's line, and under it what it needs: the reason of a failure, the help
+        its stage has reached, the next gap, or the solution line when asked for."""
+        check = row.check
         title = f"step {check.step}: {check.title}"
-        if check.compare_with_pytorch:
-            title += f" (vs {result.library})"
-        if result.status == "pass":
-            print(f"  {self.mark('pass')} {title}")
-            return
-        if result.status == "todo":
+        if not row.agree:  # name the libraries only when their verdicts differ
+            title += " (" + "; ".join(f"{result.library}: {_PLAIN[result.status]}"
+                                      for result in row.results) + ")"
+        if row.status == "todo":
             print(f"  {self.mark('todo')} {title}: not done yet")
-            if first_todo:
-                print(_note("next: ", result.detail))
-            if first_todo and show_hint:
-                print(_note("hint: ", check.hint))
-            return
-        print(f"  {self.mark('fail')} {title}")
-        print(_note("", result.detail))
-        if brief:
-            return
-        self.check_code(check)
-        if show_hint:
-            print(_note("hint: ", check.hint))
-        elif offer_hint:
-            print(_note("", f"(for a hint: run 'minitorch-hooks check {number} --hint', "
-                            "or fail this step again)"))
-        printed = result.printed.splitlines()
+            if next_todo:
+                print(_note("next: ", row.results[0].detail))
+                if self.hint:
+                    print(_note("nudge: ", check.nudge))
+        else:
+            print(f"  {self.mark(row.status)} {title}")
+        if row.status == "fail":
+            self.failure(row, number=number, stage=stage, first_failed=first_failed)
+        if solution:
+            print(self.paint(_note("solution: ", check.solution), _DIM))
+
+    def failure(self, row: _Row, *, number: int, stage: int | None,
+                first_failed: int | None) -> None:
+        reasons = row.reasons
+        for library, detail in reasons:
+            label = f"vs {library}: " if len(reasons) > 1 else ""
+            print(_cut(_note(label, detail), _REASON_LINES // len(reasons)))
+        _, line, _ = check_source(row.check)
+        print(self.paint(_note("", f"(the check: checks.py:{line})"), _DIM))
+        if first_failed is not None and row.check.step > first_failed:
+            # A later step builds on the earlier ones: its failure may be theirs, so the
+            # help goes to the first failed step only.
+            if stage is not None:
+                print(self.paint(_note("", f"(step {first_failed} fails too: fix it first, "
+                                           "this may follow from it)"), _DIM))
+        elif stage is not None:
+            self.help(row.check, number, stage)
+        printed = next((r.printed for r in row.results if r.status == "fail"), "").splitlines()
         if printed:
             print("      your code printed:")
-            for line in printed[:_PRINTED_LINES]:
-                print(f"        {line}")
+            for text in printed[:_PRINTED_LINES]:
+                print(f"        {text}")
             if len(printed) > _PRINTED_LINES:
                 print(f"        ... ({len(printed) - _PRINTED_LINES} more lines)")
 
-    def check_code(self, check: Check) -> None:
-        """The failed check's code, so that every name its message uses can be seen;
-        a long one by where it is written."""
-        path, line, code = check_source(check)
-        lines = code.splitlines()
-        print(_note("", f"the check, at line {line} of {_shown(Path(path))}"
-                        + (":" if len(lines) <= _CHECK_LINES else ".")))
-        if len(lines) <= _CHECK_LINES:
-            print(self.paint(textwrap.indent(code, " " * 8), _DIM))
+    def help(self, check: Check, number: int, stage: int) -> None:
+        """The help a step's failure has earned: none yet, the nudge, then the pointer; and
+        a line saying what comes next."""
+        if stage >= 1:
+            print(_note("nudge: ", check.nudge))
+        if stage >= 2:
+            print(_note("look at: ", check.pointer))
+        offer = ("a nudge" if stage == 0 else "where to look" if stage == 1 else None)
+        command = f"'minitorch-hooks check {number} --hint'"
+        print(self.paint(_note("", f"({offer}: run {command}, or run check again)" if offer
+                               else f"(the solution lines: 'minitorch-hooks check {number} "
+                                    "--solution')"), _DIM))
 
-    def summary(self, results: list[Result]) -> str:
-        counts = {status: sum(r.status == status for r in results)
+    def summary(self, rows: list[_Row]) -> str:
+        counts = {status: sum(row.status == status for row in rows)
                   for status in ("pass", "fail", "todo")}
-        ran = len(results)
+        ran = len(rows)
         if counts["pass"] == ran:
             text = f"All {ran} checks pass"
         else:
@@ -346,6 +410,14 @@ class _Report:
                      f"{counts['todo']} not done yet" if counts["todo"] else ""]
             text = f"{counts['pass']} of {ran} checks pass ({', '.join(p for p in parts if p)})"
         return self.paint(text + ".", _GREEN) if counts["pass"] == ran else text + "."
+
+
+def _cut(text: str, lines: int) -> str:
+    """``text`` cut to its first ``lines`` lines, marked as cut."""
+    kept = text.splitlines()
+    if len(kept) <= lines:
+        return text
+    return "\n".join(kept[:lines]) + " ..."
 
 
 class _CodeWrapper(textwrap.TextWrapper):
@@ -365,7 +437,7 @@ class _CodeWrapper(textwrap.TextWrapper):
 
 
 def _note(label: str, text: str, indent: str = " " * 6) -> str:
-    """An indented, wrapped line under a check: its reason, the next gap, or a hint."""
+    """An indented, wrapped line under a check: its reason, the next gap, or its help."""
     return _CodeWrapper(width=_WIDTH, initial_indent=indent + label,
                         subsequent_indent=indent + " " * len(label),
                         break_long_words=False, break_on_hyphens=False).fill(text)

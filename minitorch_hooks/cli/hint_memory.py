@@ -1,11 +1,12 @@
-"""Which steps of which exercise have failed before, for ``check``'s progressive hints.
+"""Which steps of which exercise have failed before, for ``check``'s staged help.
 
-The first failure of a step shows what was observed against what was expected, and lets
-the learner think; the second failure of the same step shows the hint too. Remembering
-that between runs takes a small JSON file beside the learner's file,
-``.minitorch-hooks-hints.json``: ``{"ex01_package_pattern": {"2": 1}}`` means step 2 of
-exercise 1 has failed once. A step that passes is forgotten. A file that cannot be read
-or written is simply no memory: the hints then wait for ``--hint``.
+The first failure of a step shows why it failed, and lets the learner think; the second
+failure of the same step adds a nudge (which value or rule to look at), the third and later
+a pointer (where to look). The solution line never comes by itself: ``check --solution``
+shows it. Remembering the failures between runs takes a small JSON file beside the
+learner's file, ``.minitorch-hooks-hints.json``: ``{"ex01_package_pattern": {"2": 1}}``
+means step 2 of exercise 1 has failed once. A step that passes is forgotten. A file that
+cannot be read or written is simply no memory: the help then waits for ``--hint``.
 """
 
 from __future__ import annotations

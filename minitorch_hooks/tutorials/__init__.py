@@ -9,8 +9,8 @@ exercises written on different branches keep their numbers. A folder holds:
   raise ``NotImplementedError("Exercise N, step K: ...")`` until they are filled. It is in
   jupytext's percent format, so it also opens as a notebook;
 * ``solution.py``: the same file with every gap filled;
-* ``checks.py``: the checks, one or more per step, each with a hint (see
-  :mod:`.checking`).
+* ``checks.py``: the checks, one or more per step, each with a nudge, a pointer and a
+  solution line (see :mod:`.checking`).
 
 ``minitorch-hooks start N`` copies the starter into the current directory and
 ``minitorch-hooks check N`` runs the checks on it (see ``minitorch_hooks/cli/``). The

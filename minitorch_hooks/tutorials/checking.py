@@ -1,12 +1,20 @@
-"""How an exercise checks itself: named steps, each with a hint, and no pytest needed.
+"""How an exercise checks itself: named steps, each with staged help, and no pytest needed.
 
 An exercise's ``checks.py`` collects its checks with a :class:`Checks` instance used as a
 decorator::
 
     CHECKS = Checks()
 
-    @CHECKS(step=1, title="the hook is registered", hint="use register_forward_hook")
+    @CHECKS(step=1, title="the hook is registered",
+            nudge="which kind of hook sees a module's output?",
+            pointer="Module.register_forward_hook in PyTorch's docs",
+            solution="handle = module.register_forward_hook(save)")
     def hook_is_registered(ex, torch): ...
+
+Each check carries three levels of help, so that a learner gets to think first: a
+``nudge`` (which value or rule to look at, without the code), a ``pointer`` (where to
+look: the method, the argument, the page of PyTorch's docs or of the course) and the
+``solution`` line, which ``check`` prints only when asked with ``--solution``.
 
 A check receives the learner's file as a module (``ex``) and the torch-like library to
 build its scenario with (``torch``: minitorch_hooks, or real PyTorch for the comparisons).
@@ -80,6 +88,26 @@ def as_array(value: Any) -> np.ndarray:
     return np.array(value, dtype=float)
 
 
+_WHOLE = 8  # values with at most this many numbers are written out in full
+
+
+def describe(value: Any) -> str:
+    """A value as a message shows it: a small one in full (``[1.0, 2.0]``), a large one by
+    its shape and a few numbers (``shape [6, 4, 4, 4], float32, from -0.31 to 0.52, first
+    0.01, -0.2, 0.13, ...``), so that a failure fits on a line or two. A tensor's dtype is
+    named, since a wrong dtype is a mistake of its own."""
+    if value is None:
+        return "None"
+    dtype = str(getattr(value, "dtype", "")).removeprefix("torch.")
+    array = as_array(value)
+    if array.size <= _WHOLE:
+        return str(np.round(array, 4).tolist())
+    flat = array.reshape(-1)
+    first = ", ".join(f"{x:.4g}" for x in flat[:3])
+    return (f"shape {list(array.shape)}{f', {dtype}' if dtype else ''}, "
+            f"from {np.nanmin(flat):.4g} to {np.nanmax(flat):.4g}, first {first}, ...")
+
+
 def close(got: np.ndarray, want: np.ndarray) -> bool:
     """Whether two arrays have the same shape and the same values, to float32's precision."""
     return got.shape == want.shape and np.allclose(got, want, rtol=1e-5, atol=1e-6)
@@ -88,23 +116,12 @@ def close(got: np.ndarray, want: np.ndarray) -> bool:
 def expect_close(actual: Any, expected: Any, what: str) -> None:
     """Fail unless ``actual`` has ``expected``'s shape and values (float32 tolerance)."""
     want = as_array(expected)
-    expect(actual is not None, f"{what} is None, expected {shown(want)}")
+    expect(actual is not None, f"{what} is None, expected {describe(expected)}")
     got = as_array(actual)
     if not close(got, want):  # (the message is worked out only for a failure)
         raise CheckFailed(difference(got, want, what))
     if _watcher is not None:
         _watcher.close(got, want, what)
-
-
-# A failure shows whole values up to this many numbers; a larger one, where it differs.
-_SHOWN_VALUES = 8
-
-
-def shown(values: np.ndarray) -> str:
-    """A value for a failure message: its numbers if they are few, else its shape."""
-    if values.size <= _SHOWN_VALUES:
-        return str(np.round(values, 4).tolist())
-    return f"a tensor of shape {list(values.shape)}"
 
 
 def difference(got: np.ndarray, want: np.ndarray, what: str, yours: str = "is",
@@ -114,8 +131,8 @@ def difference(got: np.ndarray, want: np.ndarray, what: str, yours: str = "is",
     whole large tensor. ``yours`` and ``theirs`` introduce the two values."""
     if got.shape != want.shape:
         return f"{what} has shape {list(got.shape)}, {theirs} {list(want.shape)}"
-    if want.size <= _SHOWN_VALUES:
-        return f"{what} {yours} {shown(got)}, {theirs} {shown(want)}"
+    if want.size <= _WHOLE:
+        return f"{what} {yours} {describe(got)}, {theirs} {describe(want)}"
     wrong = ~np.isclose(got, want, rtol=1e-5, atol=1e-6)
     first = tuple(int(i) for i in np.argwhere(wrong)[0])
     return (f"{what} at {list(first)} {yours} {got[first]:.4g}, {theirs} {want[first]:.4g} "
@@ -150,7 +167,9 @@ class Check:
 
     step: int
     title: str
-    hint: str
+    nudge: str
+    pointer: str
+    solution: str
     function: Callable[[types.ModuleType, types.ModuleType], None]
     compare_with_pytorch: bool
 
@@ -168,13 +187,14 @@ class Checks:
         self.compare_with_pytorch = compare_with_pytorch
         self._checks: list[Check] = []
 
-    def __call__(self, *, step: int, title: str, hint: str,
+    def __call__(self, *, step: int, title: str, nudge: str, pointer: str, solution: str,
                  compare_with_pytorch: bool | None = None) -> Callable:
         if compare_with_pytorch is None:
             compare_with_pytorch = self.compare_with_pytorch
 
         def register(function: Callable) -> Callable:
-            self._checks.append(Check(step, title, hint, function, compare_with_pytorch))
+            self._checks.append(Check(step, title, nudge, pointer, solution, function,
+                                      compare_with_pytorch))
             return function
 
         return register
@@ -203,9 +223,9 @@ class Result:
 def check_source(check: Check) -> tuple[str, int, str]:
     """Where a check is written (file, line) and its code from its ``def`` on.
 
-    A failure names what the check built (``'y, doubled'``, ``x1``): the learner sees
-    those names only with the check's code beside them. The decorator, which holds the
-    hint, is left out, so that the hint still waits its turn.
+    A failure names what the check built (``'y, doubled'``, ``x1``): the report gives the
+    check's line, so that a learner can open it and see those names. Its decorator, which
+    holds the help, is not part of the code, so that the help still waits its turn.
     """
     lines, first = inspect.getsourcelines(check.function)
     start = next(index for index, line in enumerate(lines)

@@ -16,8 +16,12 @@ def minus_one(x):
 
 
 @CHECKS(step=1, title="register_hook keeps each hook under its handle's id",
-        hint="make a Handle(self.hooks), store the hook at self.hooks[handle.id], "
-             "return the handle")
+        nudge="the handle is made first, and its id is the key the hook is kept under; what does "
+              "register_hook give back?",
+        pointer="Package.register_hook and the Handle class in your file; the exercise's text, "
+                "step 1; PyTorch's torch.utils.hooks.RemovableHandle",
+        solution="make a Handle(self.hooks), store the hook at self.hooks[handle.id], "
+                 "return the handle")
 def hooks_are_kept_by_id(ex, torch):
     package = ex.Package(double)
     first, second = (lambda p, x: None), (lambda p, x: None)
@@ -31,7 +35,10 @@ def hooks_are_kept_by_id(ex, torch):
 
 
 @CHECKS(step=2, title="the programs run in order, each followed by every hook",
-        hint="loop over self.programs; after each, call hook(program, x) for every hook")
+        nudge="every hook runs after every program, not once at the end; which value does each "
+              "hook see?",
+        pointer="Package.__call__ in your file; the exercise's text, step 2",
+        solution="loop over self.programs; after each, call hook(program, x) for every hook")
 def hooks_run_after_each_program(ex, torch):
     package = ex.Package(double, minus_one)
     seen = []
@@ -45,7 +52,10 @@ def hooks_run_after_each_program(ex, torch):
 
 
 @CHECKS(step=2, title="a result that is not None replaces the value, even 0",
-        hint="test the hook's result with 'is not None': 0 and [] are answers too")
+        nudge="which results count as 'no answer'? Only one value means that; 0 is a real answer",
+        pointer="the test on the hook's result in Package.__call__; the course's 'Replacing "
+                "values' page",
+        solution="test the hook's result with 'is not None': 0 and [] are answers too")
 def results_replace_the_value(ex, torch):
     package = ex.Package(double, minus_one)
     package.register_hook(lambda program, x: 0 if program is double else None)
@@ -58,8 +68,12 @@ def results_replace_the_value(ex, torch):
 
 
 @CHECKS(step=2, title="a hook registered by a hook waits for the next program",
-        hint="loop over a copy of the hooks, tuple(self.hooks.values()), so that the "
-             "dictionary can change while the hooks run")
+        nudge="a hook adds a hook while your loop walks the same dictionary; what should the loop "
+              "walk over instead?",
+        pointer="the loop over the hooks in Package.__call__; Python's note that a dict must not "
+                "change size while iterated",
+        solution="loop over a copy of the hooks, tuple(self.hooks.values()), so that the "
+                 "dictionary can change while the hooks run")
 def registering_during_a_call(ex, torch):
     package = ex.Package(double, minus_one)
     late, watched = [], []
@@ -83,7 +97,10 @@ def registering_during_a_call(ex, torch):
 
 
 @CHECKS(step=3, title="handle.remove() takes the hook out, and twice is harmless",
-        hint="delete self.id from self.hooks if it is still there: self.hooks.pop(id, None)")
+        nudge="the second remove() finds the hook already gone; which way of deleting does not "
+              "mind that?",
+        pointer="Handle.remove in your file; dict.pop in Python's docs",
+        solution="delete self.id from self.hooks if it is still there: self.hooks.pop(id, None)")
 def remove_takes_the_hook_out(ex, torch):
     package = ex.Package(double)
     keep, drop = (lambda p, x: None), (lambda p, x: x + 100)

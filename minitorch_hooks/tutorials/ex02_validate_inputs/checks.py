@@ -17,7 +17,11 @@ def recorder(torch):
 
 
 @CHECKS(step=1, title="a good input passes through unchanged",
-        hint="the hook returns None when the input is fine: it only watches")
+        nudge="a validator only watches: what should a forward pre-hook return to leave the "
+              "arguments as they are?",
+        pointer="check_features in your file; the Module.register_forward_pre_hook docs "
+                "(docs.pytorch.org/docs/2.13/generated/torch.nn.Module.html)",
+        solution="the hook returns None when the input is fine: it only watches")
 def good_input_passes(ex, torch):
     hook = ex.check_features(3)
     x = torch.ones(2, 3)
@@ -29,8 +33,12 @@ def good_input_passes(ex, torch):
 
 
 @CHECKS(step=1, title="a wrong width raises ValueError naming the module and the shape",
-        hint="compare x.shape[-1] with n_features and raise ValueError(f'{type(module)"
-             ".__name__} expected inputs with ... got shape {tuple(x.shape)}')")
+        nudge="compare the last dimension of the first argument with n_features; the message must "
+              "name the module's class and the shape",
+        pointer="check_features in your file; the exercise's text, step 1, for the message's "
+                "wording",
+        solution="compare x.shape[-1] with n_features and raise ValueError(f'{type(module)"
+                 ".__name__} expected inputs with ... got shape {tuple(x.shape)}')")
 def wrong_width_is_refused(ex, torch):
     layer = torch.nn.Linear(4, 2)
     layer.register_forward_pre_hook(ex.check_features(4))
@@ -42,21 +50,30 @@ def wrong_width_is_refused(ex, torch):
 
 
 @CHECKS(step=2, title="the first argument is standardised, the others are kept",
-        hint="return ((args[0] - mean) / std, *args[1:]): a tuple of all the arguments")
+        nudge="a pre-hook's result replaces all of the arguments, so it must hold every argument, "
+              "not only the first",
+        pointer="standardise in your file; the Module.register_forward_pre_hook docs: what a "
+                "returned tuple replaces",
+        solution="return ((args[0] - mean) / std, *args[1:]): a tuple of all the arguments")
 def first_argument_is_standardised(ex, torch):
     module = recorder(torch)
     mean, std = torch.tensor([1.0, 10.0]), torch.tensor([2.0, 5.0])
     module.register_forward_pre_hook(ex.standardise(mean, std))
     x = torch.tensor([[3.0, 0.0], [1.0, 20.0]])
     args, _ = module(x, "label", 7)
-    expect(len(args) == 3, f"forward received {len(args)} arguments, expected 3")
+    expect(len(args) == 3, f"forward received {len(args)} argument{'' if len(args) == 1 else 's'}, "
+           "expected 3: the pre-hook's result replaces all of them")
     expect_close(args[0], [[1.0, -2.0], [0.0, 2.0]], "the standardised input")
     expect(args[1:] == ("label", 7), f"the other arguments became {args[1:]!r}")
     expect_close(x, [[3.0, 0.0], [1.0, 20.0]], "the caller's tensor after the call")
 
 
 @CHECKS(step=3, title="missing keyword arguments are filled in, given ones are kept",
-        hint="return the pair (args, {**defaults, **kwargs}), not the kwargs alone")
+        nudge="with with_kwargs=True the hook receives args and kwargs and must give both back; "
+              "and a keyword the caller gave wins over a default",
+        pointer="fill_defaults in your file; register_forward_pre_hook's with_kwargs in the Module"
+                " docs (docs.pytorch.org/docs/2.13/generated/torch.nn.Module.html)",
+        solution="return the pair (args, {**defaults, **kwargs}), not the kwargs alone")
 def keyword_defaults_are_filled(ex, torch):
     module = recorder(torch)
     module.register_forward_pre_hook(ex.fill_defaults(scale=2.0, shift=1.0),
@@ -69,8 +86,11 @@ def keyword_defaults_are_filled(ex, torch):
 
 
 @CHECKS(step=4, title="guard registers the validator, then the standardiser",
-        hint="register check_features(n_features) first, standardise(mean, std) second, "
-             "and return [first_handle, second_handle]")
+        nudge="pre-hooks run in the order they were registered: validate before you standardise, "
+              "and keep both handles",
+        pointer="guard in your file; the exercise's text, step 4",
+        solution="register check_features(n_features) first, standardise(mean, std) second, "
+                 "and return [first_handle, second_handle]")
 def guard_registers_both_in_order(ex, torch):
     module = recorder(torch)
     handles = ex.guard(module, 2, torch.tensor([1.0, 1.0]), torch.tensor([2.0, 2.0]))

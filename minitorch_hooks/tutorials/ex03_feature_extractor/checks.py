@@ -27,7 +27,11 @@ def hook_count(model):
 
 
 @CHECKS(step=1, title="the hook stores the detached output and returns None",
-        hint="self.features[name] = output.detach(); return nothing")
+        nudge="keep the output under the layer's name without its graph; a forward hook that "
+              "returns something replaces the output",
+        pointer="FeatureExtractor._save in your file; Tensor.detach in PyTorch's docs; the "
+                "course's how-to 'Extract features'",
+        solution="self.features[name] = output.detach(); return nothing")
 def save_stores_the_output(ex, torch):
     # __init__ is step 2, so this check makes an extractor without running it.
     extractor = ex.FeatureExtractor.__new__(ex.FeatureExtractor)
@@ -46,8 +50,12 @@ def save_stores_the_output(ex, torch):
 
 
 @CHECKS(step=2, title="__init__ hooks exactly the named layers, nested names included",
-        hint="look the names up in dict(model.named_modules()) and call "
-             "register_forward_hook(self._save(name)) on each")
+        nudge="a name like '0.1' is a nested layer: look it up among every submodule by its full "
+              "name, then hook each one",
+        pointer="FeatureExtractor.__init__; Module.named_modules in PyTorch's docs "
+                "(docs.pytorch.org/docs/2.13/generated/torch.nn.Module.html)",
+        solution="look the names up in dict(model.named_modules()) and call "
+                 "register_forward_hook(self._save(name)) on each")
 def init_hooks_the_named_layers(ex, torch):
     model = small_model(torch)
     extractor = ex.FeatureExtractor(model, ["2.0", "1"])
@@ -58,7 +66,11 @@ def init_hooks_the_named_layers(ex, torch):
 
 
 @CHECKS(step=2, title="an unknown layer name raises KeyError listing the real names",
-        hint="raise KeyError(f'... its layers are {names}') when a name is missing")
+        nudge="a name that is not one of the model's modules is an error before anything is "
+              "hooked; which names could the learner have meant?",
+        pointer="FeatureExtractor.__init__; the exercise's text, step 2, for the error's type and "
+                "message",
+        solution="raise KeyError(f'... its layers are {names}') when a name is missing")
 def unknown_layer_is_refused(ex, torch):
     error = expect_raises(KeyError, lambda: ex.FeatureExtractor(small_model(torch), ["3"]),
                           "FeatureExtractor(model, ['3']) did not raise KeyError")
@@ -66,8 +78,11 @@ def unknown_layer_is_refused(ex, torch):
 
 
 @CHECKS(step=3, title="calling it returns the features, in the order asked for",
-        hint="clear self.features, run self.model(x) under torch.no_grad(), then build "
-             "{name: self.features[name] for name in self.layers}")
+        nudge="one forward pass fills the features; the result is a dict in the order the layers "
+              "were asked for, and no graph is needed",
+        pointer="FeatureExtractor.__call__; torch.no_grad in PyTorch's docs",
+        solution="clear self.features, run self.model(x) under torch.no_grad(), then build "
+                 "{name: self.features[name] for name in self.layers}")
 def call_returns_the_features(ex, torch):
     model = small_model(torch)
     extractor = ex.FeatureExtractor(model, ["2", "1", "0"])
@@ -84,7 +99,10 @@ def call_returns_the_features(ex, torch):
 
 
 @CHECKS(step=4, title="remove() takes every hook off the model",
-        hint="call remove() on each handle in self.handles")
+        nudge="every register_forward_hook gave you a handle; each one takes its own hook off",
+        pointer="FeatureExtractor.remove; RemovableHandle.remove; the course's how-to 'Clean up "
+                "handles'",
+        solution="call remove() on each handle in self.handles")
 def remove_takes_the_hooks_off(ex, torch):
     model = small_model(torch)
     ex.FeatureExtractor(model, ["0", "2.0"]).remove()

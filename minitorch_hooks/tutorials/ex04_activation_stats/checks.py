@@ -26,8 +26,12 @@ def inputs(torch):
 
 
 @CHECKS(step=1, title="every ReLU gets one forward hook, and nothing else does",
-        hint="loop over model.named_modules(); for isinstance(module, torch.nn.ReLU), "
-             "start the records and register_forward_hook(self._record(name))")
+        nudge="walk every submodule and pick the ReLUs by their type; give each one its records "
+              "and exactly one hook",
+        pointer="ActivationMonitor.__init__; Module.named_modules; the course's how-to 'Activation"
+                " statistics'",
+        solution="loop over model.named_modules(); for isinstance(module, torch.nn.ReLU), "
+                 "start the records and register_forward_hook(self._record(name))")
 def relus_are_hooked(ex, torch):
     model = known_model(torch)
     monitor = ex.ActivationMonitor(model)
@@ -43,8 +47,11 @@ def relus_are_hooked(ex, torch):
 
 
 @CHECKS(step=2, title="a training batch records its mean and which units fired",
-        hint="in the hook: self.mean_activation[name].append(output.mean().item()), then "
-             "OR (output.detach().numpy() > 0).any(axis=0) into self._fired[name]")
+        nudge="per batch, two things: the output's mean, and for each unit whether it was positive"
+              " for any example (keep that across batches)",
+        pointer="ActivationMonitor._record; the exercise's text, step 2",
+        solution="in the hook: self.mean_activation[name].append(output.mean().item()), then "
+                 "OR (output.detach().numpy() > 0).any(axis=0) into self._fired[name]")
 def training_batches_are_recorded(ex, torch):
     model = known_model(torch)
     monitor = ex.ActivationMonitor(model)
@@ -60,7 +67,10 @@ def training_batches_are_recorded(ex, torch):
 
 
 @CHECKS(step=2, title="in eval() mode nothing is recorded",
-        hint="return at once from the hook when not module.training")
+        nudge="the module knows whether it is in training or evaluation mode; the hook can ask it "
+              "first",
+        pointer="ActivationMonitor._record; Module.training and Module.eval in PyTorch's docs",
+        solution="return at once from the hook when not module.training")
 def evaluation_is_ignored(ex, torch):
     model = known_model(torch)
     monitor = ex.ActivationMonitor(model)
@@ -72,8 +82,11 @@ def evaluation_is_ignored(ex, torch):
 
 
 @CHECKS(step=3, title="end_epoch reports the dead units and starts afresh",
-        hint="dead units are np.flatnonzero(~fired); append len(dead) / fired.size to "
-             "dead_fraction[name], then set self._fired[name] = None")
+        nudge="a dead unit never fired during the epoch; record the fraction of such units, then "
+              "forget what fired",
+        pointer="ActivationMonitor.end_epoch; the exercise's text, step 3; numpy.flatnonzero",
+        solution="dead units are np.flatnonzero(~fired); append len(dead) / fired.size to "
+                 "dead_fraction[name], then set self._fired[name] = None")
 def end_epoch_reports_dead_units(ex, torch):
     model = known_model(torch)
     monitor = ex.ActivationMonitor(model)
@@ -89,7 +102,10 @@ def end_epoch_reports_dead_units(ex, torch):
 
 
 @CHECKS(step=4, title="remove() takes the hooks off and keeps the records",
-        hint="call remove() on each handle in self.handles")
+        nudge="taking the hooks off is done through their handles; the records are separate and "
+              "stay",
+        pointer="ActivationMonitor.remove; RemovableHandle.remove",
+        solution="call remove() on each handle in self.handles")
 def remove_keeps_the_records(ex, torch):
     model = known_model(torch)
     monitor = ex.ActivationMonitor(model)
@@ -102,7 +118,9 @@ def remove_keeps_the_records(ex, torch):
 
 
 @CHECKS(step=4, title="a short training run finds the unit that cannot fire",
-        hint="the earlier steps together: hooks, records, end_epoch; see their checks")
+        nudge="this check uses steps 1 to 3 together: make their own checks pass first",
+        pointer="the failing checks of the earlier steps, and the exercise's text",
+        solution="the earlier steps together: hooks, records, end_epoch; see their checks")
 def training_finds_the_dead_unit(ex, torch):
     torch.manual_seed(0)
     model = known_model(torch)

@@ -29,8 +29,12 @@ def same_records(got, expected):
 
 
 @CHECKS(step=1, title="the hook records the name and both gradient norms",
-        hint="append (name, grad_output[0].norm().item(), grad_input[0].norm().item()), "
-             "with None in place of the last when grad_input[0] is None")
+        nudge="a full backward hook gets tuples; the first entry of each is the one to measure, "
+              "and grad_input's can be None",
+        pointer="GradientFlow._record; Module.register_full_backward_hook's docs "
+                "(docs.pytorch.org/docs/2.13/generated/torch.nn.Module.html)",
+        solution="append (name, grad_output[0].norm().item(), grad_input[0].norm().item()), "
+                 "with None in place of the last when grad_input[0] is None")
 def hook_records_the_norms(ex, torch):
     # __init__ is step 2, so this check makes a GradientFlow without running it.
     flow = ex.GradientFlow.__new__(ex.GradientFlow)
@@ -47,8 +51,10 @@ def hook_records_the_norms(ex, torch):
 
 
 @CHECKS(step=2, title="every Linear layer is hooked; backward fires them last to first",
-        hint="loop over model.named_modules() and call register_full_backward_hook("
-             "self._record(name)) on each isinstance(module, layer_type)")
+        nudge="hook every module of the given type, and only those, with the backward kind of hook",
+        pointer="GradientFlow.__init__; the course's how-to 'Gradient norms'",
+        solution="loop over model.named_modules() and call register_full_backward_hook("
+                 "self._record(name)) on each isinstance(module, layer_type)")
 def layers_fire_in_backward_order(ex, torch):
     model = torch.nn.Sequential(chain(torch, 2.0), torch.nn.ReLU(), chain(torch, 3.0))
     flow = ex.GradientFlow(model)
@@ -62,8 +68,11 @@ def layers_fire_in_backward_order(ex, torch):
 
 
 @CHECKS(step=3, title="vanishing() names the layers of the last pass with tiny gradients",
-        hint="take the last len(self.handles) records, reverse them into forward order, "
-             "and keep the names whose grad_output norm < ratio * the largest")
+        nudge="only the records of the last backward pass count, and backward recorded them last "
+              "layer first; compare each with the largest norm",
+        pointer="GradientFlow.vanishing; the exercise's text, step 3",
+        solution="take the last len(self.handles) records, reverse them into forward order, "
+                 "and keep the names whose grad_output norm < ratio * the largest")
 def vanishing_layers_are_found(ex, torch):
     model = chain(torch, 1.0, 0.001, 1.0)
     flow = ex.GradientFlow(model)
@@ -79,7 +88,9 @@ def vanishing_layers_are_found(ex, torch):
 
 
 @CHECKS(step=4, title="remove() takes the hooks off",
-        hint="call remove() on each handle in self.handles")
+        nudge="each handle removes its own hook",
+        pointer="GradientFlow.remove; RemovableHandle.remove",
+        solution="call remove() on each handle in self.handles")
 def remove_takes_the_hooks_off(ex, torch):
     model = chain(torch, 2.0, 3.0)
     ex.GradientFlow(model).remove()

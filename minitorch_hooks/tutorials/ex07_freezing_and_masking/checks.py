@@ -21,8 +21,11 @@ def train_a_little(torch, model, params):
 
 
 @CHECKS(step=1, title="freeze() stops every parameter of the module from training",
-        hint="call param.requires_grad_(False) on each of module.parameters(), and "
-             "return the module")
+        nudge="a parameter trains when it requires a gradient; change that flag on every parameter"
+              " of the module",
+        pointer="freeze in your file; Tensor.requires_grad_; the course's how-to 'Freeze layers'",
+        solution="call param.requires_grad_(False) on each of module.parameters(), and "
+                 "return the module")
 def freeze_stops_the_module(ex, torch):
     model = two_layers(torch)
     expect(ex.freeze(model[0]) is model[0], "freeze(module) should return the module")
@@ -33,8 +36,10 @@ def freeze_stops_the_module(ex, torch):
 
 
 @CHECKS(step=2, title="trainable_parameters() lists the parameters that still train",
-        hint="keep the (name, param) pairs of model.named_parameters() whose "
-             "param.requires_grad is true")
+        nudge="list the named parameters and keep those that still require a gradient",
+        pointer="trainable_parameters; Module.named_parameters in PyTorch's docs",
+        solution="keep the (name, param) pairs of model.named_parameters() whose "
+                 "param.requires_grad is true")
 def trainable_parameters_are_listed(ex, torch):
     model = two_layers(torch)
     model[2].bias.requires_grad_(False)
@@ -45,7 +50,11 @@ def trainable_parameters_are_listed(ex, torch):
 
 
 @CHECKS(step=3, title="mask_gradient() zeroes the masked entries of the gradient",
-        hint="return param.register_hook(lambda grad: grad * mask)")
+        nudge="a tensor hook's return value replaces the gradient; multiply, do not edit it in "
+              "place, and hand back the handle",
+        pointer="mask_gradient; Tensor.register_hook "
+                "(docs.pytorch.org/docs/2.13/generated/torch.Tensor.register_hook.html)",
+        solution="return param.register_hook(lambda grad: grad * mask)")
 def masked_entries_get_no_gradient(ex, torch):
     w = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
     handle = ex.mask_gradient(w, torch.tensor([1.0, 0.0, 1.0]))
@@ -58,8 +67,11 @@ def masked_entries_get_no_gradient(ex, torch):
 
 
 @CHECKS(step=4, title="freeze_units() keeps the chosen units fixed while the rest train",
-        hint="build a mask with 0 for the frozen units: shape (out_features, 1) for the "
-             "weight, (out_features,) for the bias; mask_gradient both")
+        nudge="a unit is a row of the weight and an entry of the bias; each needs a mask of its "
+              "own shape that broadcasts against it",
+        pointer="freeze_units; the exercise's text, step 4; NumPy's broadcasting rules",
+        solution="build a mask with 0 for the frozen units: shape (out_features, 1) for the "
+                 "weight, (out_features,) for the bias; mask_gradient both")
 def frozen_units_stay_fixed(ex, torch):
     model = two_layers(torch)
     handles = ex.freeze_units(model[0], [0, 2])

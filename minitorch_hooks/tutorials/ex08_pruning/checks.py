@@ -32,8 +32,11 @@ def layout(module):
 
 
 @CHECKS(step=1, title="magnitude_mask() zeroes the smallest weights",
-        hint="with np.argsort(np.abs(w).ravel()), set the first round(amount * numel) "
-             "entries of a mask of ones to 0, then reshape it to the weight's shape")
+        nudge="rank the weights by absolute value over the whole tensor, and zero the right count "
+              "of the smallest",
+        pointer="magnitude_mask; numpy.argsort; the course's how-to 'Prune'",
+        solution="with np.argsort(np.abs(w).ravel()), set the first round(amount * numel) "
+                 "entries of a mask of ones to 0, then reshape it to the weight's shape")
 def mask_zeroes_the_smallest(ex, torch):
     weight = torch.tensor([[0.1, -0.5, 2.0], [0.3, -0.05, -1.0]])
     mask = ex.magnitude_mask(weight, 0.5)
@@ -44,7 +47,10 @@ def mask_zeroes_the_smallest(ex, torch):
 
 
 @CHECKS(step=1, title="the mask is the one torch.nn.utils.prune.l1_unstructured makes",
-        hint="the number of entries to prune is round(amount * weight.numel())")
+        nudge="how many entries does a fraction amount of the weight make? Check how it is rounded",
+        pointer="magnitude_mask; torch.nn.utils.prune.l1_unstructured's docs "
+                "(docs.pytorch.org/docs/2.13/generated/torch.nn.utils.prune.l1_unstructured.html)",
+        solution="the number of entries to prune is round(amount * weight.numel())")
 def mask_matches_the_library(ex, torch):
     layer, twin = twins(torch)
     library_prune(torch).l1_unstructured(twin, "weight", amount=0.4)
@@ -53,8 +59,11 @@ def mask_matches_the_library(ex, torch):
 
 
 @CHECKS(step=2, title="the pre-hook sets the attribute to weight_orig * weight_mask",
-        hint="setattr(module, name, getattr(module, name + '_orig') * "
-             "getattr(module, name + '_mask'))")
+        nudge="before every forward, the attribute named `name` is rebuilt from the two tensors "
+              "kept beside it",
+        pointer="recompute and apply_mask in your file; the course's how-to 'Prune'",
+        solution="setattr(module, name, getattr(module, name + '_orig') * "
+                 "getattr(module, name + '_mask'))")
 def pre_hook_recomputes_the_weight(ex, torch):
     module = torch.nn.Module()
     module.weight_orig = torch.nn.Parameter(torch.tensor([1.0, -2.0, 3.0]))
@@ -67,8 +76,12 @@ def pre_hook_recomputes_the_weight(ex, torch):
 
 
 @CHECKS(step=3, title="prune() lays the module out as prune.l1_unstructured does",
-        hint="delattr(module, name); register_parameter(name + '_orig', ...); "
-             "register_buffer(name + '_mask', ...); set the attribute; add the pre-hook")
+        nudge="the parameter moves to a new name, the mask becomes a buffer, the attribute is a "
+              "plain tensor, and a pre-hook keeps it fresh",
+        pointer="prune in your file; prune.l1_unstructured's docs, and the module's _parameters "
+                "and _buffers after it",
+        solution="delattr(module, name); register_parameter(name + '_orig', ...); "
+                 "register_buffer(name + '_mask', ...); set the attribute; add the pre-hook")
 def prune_matches_the_library_layout(ex, torch):
     layer, twin = twins(torch)
     handle = ex.prune(layer, "weight", 0.5)
@@ -81,8 +94,11 @@ def prune_matches_the_library_layout(ex, torch):
 
 
 @CHECKS(step=3, title="pruned weights get no gradient, and each forward re-masks",
-        hint="the pre-hook from step 2 must be registered, so that weight is rebuilt "
-             "from weight_orig before every forward")
+        nudge="if the weight is not rebuilt before each forward, training brings pruned weights "
+              "back; is the step-2 hook registered?",
+        pointer="prune; Module.register_forward_pre_hook",
+        solution="the pre-hook from step 2 must be registered, so that weight is rebuilt "
+                 "from weight_orig before every forward")
 def pruned_weights_stay_pruned(ex, torch):
     layer, twin = twins(torch)
     ex.prune(layer, "weight", 0.5)
@@ -97,8 +113,12 @@ def pruned_weights_stay_pruned(ex, torch):
 
 
 @CHECKS(step=4, title="make_permanent() leaves what prune.remove leaves",
-        hint="remove the handle, compute the masked values, delete the attribute, "
-             "name_orig and name_mask, then register_parameter(name, Parameter(values))")
+        nudge="undo the layout of step 3: the hook, the extra names and the mask go, and the "
+              "masked values become the parameter again",
+        pointer="make_permanent; torch.nn.utils.prune.remove's docs "
+                "(docs.pytorch.org/docs/2.13/generated/torch.nn.utils.prune.remove.html)",
+        solution="remove the handle, compute the masked values, delete the attribute, "
+                 "name_orig and name_mask, then register_parameter(name, Parameter(values))")
 def permanent_matches_the_library(ex, torch):
     layer, twin = twins(torch)
     handle = ex.prune(layer, "weight", 0.5)

@@ -81,9 +81,13 @@ def registration(module_class, events):
 
 
 @CHECKS(step=1, title="hooks are stored by handle id; always_call is a flag beside them",
-        hint="RemovableHandle(self._forward_hooks, extra_dict=self._forward_hooks_always_"
-             "called) removes from both; set self._forward_hooks_always_called[handle.id] "
-             "= True")
+        nudge="an always-call hook is remembered in a second dict; one handle must remove the hook"
+              " from both",
+        pointer="Module.register_forward_hook in your file; RemovableHandle's extra_dict; the "
+                "course's 'Inside Module.__call__'",
+        solution="RemovableHandle(self._forward_hooks, extra_dict=self._forward_hooks_always_"
+                 "called) removes from both; set self._forward_hooks_always_called[handle.id] "
+                 "= True")
 def hooks_are_registered(ex, torch):
     expect_same(ex, torch, registration)
 
@@ -108,8 +112,12 @@ def pre_hooks(module_class, events, run):
 
 
 @CHECKS(step=2, title="pre-hooks replace the arguments in turn; one value becomes a tuple",
-        hint="for each hook of tuple(self._forward_pre_hooks.values()): result = hook("
-             "self, call.args); if result is not None, call.args = result, as a tuple")
+        nudge="each pre-hook sees the arguments the previous one left; a result that is not a "
+              "tuple is wrapped into one",
+        pointer="_run_pre_hooks; Module.register_forward_pre_hook's docs "
+                "(docs.pytorch.org/docs/2.13/generated/torch.nn.Module.html)",
+        solution="for each hook of tuple(self._forward_pre_hooks.values()): result = hook("
+                 "self, call.args); if result is not None, call.args = result, as a tuple")
 def pre_hooks_replace_the_arguments(ex, torch):
     expect_same(ex, torch, pre_hooks, (pre_hooks_via_run(ex),), (pre_hooks_via_call,))
 
@@ -143,8 +151,11 @@ def forward_hooks_via_call(module, args):
 
 
 @CHECKS(step=3, title="forward hooks replace the output in turn, and note always-call ones",
-        hint="for each (hook_id, hook) of tuple(self._forward_hooks.items()): add an "
-             "always-call id to call.always_called, then hook(self, call.args, call.result)")
+        nudge="each forward hook sees the output the previous one left; always-call hooks must be "
+              "noted as having run",
+        pointer="_run_forward_hooks; the course's 'Inside Module.__call__'",
+        solution="for each (hook_id, hook) of tuple(self._forward_hooks.items()): add an "
+                 "always-call id to call.always_called, then hook(self, call.args, call.result)")
 def forward_hooks_replace_the_output(ex, torch):
     expect_same(ex, torch, forward_hooks, (forward_hooks_via_run(ex),),
                 (forward_hooks_via_call,))
@@ -172,8 +183,11 @@ def whole_call(module_class, events):
 
 
 @CHECKS(step=4, title="a call runs the pre-hooks, forward and the forward hooks in order",
-        hint="call = Call(args); self._run_pre_hooks(call); call.result = self.forward("
-             "*call.args, **kwargs); self._run_forward_hooks(call); return call.result")
+        nudge="the order is pre-hooks, forward with the (maybe replaced) arguments, forward hooks,"
+              " and the result they leave",
+        pointer="Module.__call__ in your file; the course's 'Inside Module.__call__'",
+        solution="call = Call(args); self._run_pre_hooks(call); call.result = self.forward("
+                 "*call.args, **kwargs); self._run_forward_hooks(call); return call.result")
 def the_whole_call(ex, torch):
     expect_same(ex, torch, whole_call)
 
@@ -218,15 +232,22 @@ def failing_hook(module_class, events):
 
 
 @CHECKS(step=5, title="when forward raises, always-call hooks still run, then the error",
-        hint="in the except branch, call each always-call hook not in call.always_called; "
-             "turn its own error into warnings.warn('module forward hook with "
-             "``always_call=True`` raised an exception that was silenced ...')")
+        nudge="when forward raises, the always-call hooks still run, their own errors become "
+              "warnings, and the first error is raised again",
+        pointer="_run_always_called_hooks and Module.__call__; register_forward_hook's always_call"
+                " in the Module docs",
+        solution="in the except branch, call each always-call hook not in call.always_called; "
+                 "turn its own error into warnings.warn('module forward hook with "
+                 "``always_call=True`` raised an exception that was silenced ...')")
 def always_call_after_a_failing_forward(ex, torch):
     expect_same(ex, torch, failing_forward)
 
 
 @CHECKS(step=5, title="when a forward hook raises, only the always-call hooks not yet run run",
-        hint="the always-call hooks that ran before the failure are in call.always_called; "
-             "the others get call.result as the hooks before left it")
+        nudge="an always-call hook that already ran must not run twice; the others see the output "
+              "as the earlier hooks left it",
+        pointer="call.always_called in Module.__call__; the course's 'Inside Module.__call__'",
+        solution="the always-call hooks that ran before the failure are in call.always_called; "
+                 "the others get call.result as the hooks before left it")
 def always_call_after_a_failing_hook(ex, torch):
     expect_same(ex, torch, failing_hook)

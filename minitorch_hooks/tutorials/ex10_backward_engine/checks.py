@@ -45,8 +45,10 @@ def recording(events, name, replace=None):
 
 # -- step 1 ----------------------------------------------------------------------------------
 @CHECKS(step=1, title="register_hook keeps hooks by handle id, and the handle removes them",
-        hint="handle = RemovableHandle(self._backward_hooks); self._backward_hooks["
-             "handle.id] = hook; return handle")
+        nudge="as in exercise 1: make the handle first, then store the hook under its id",
+        pointer="Value.register_hook in your file; RemovableHandle",
+        solution="handle = RemovableHandle(self._backward_hooks); self._backward_hooks["
+                 "handle.id] = hook; return handle")
 def hooks_are_registered(ex, torch):
     def scenario(leaf, events):
         x = leaf([1.0])
@@ -63,8 +65,10 @@ def hooks_are_registered(ex, torch):
 
 # -- steps 2 and 3 (no backward pass yet, so nothing to compare) -----------------------------
 @CHECKS(step=2, title="count_dependencies counts every use, as in b = a + a",
-        hint="walk from root with a stack; count += 1 for each parent edge, and push a "
-             "parent the first time you see it", compare_with_pytorch=False)
+        nudge="count edges, not nodes: a parent used twice is counted twice, but visited once",
+        pointer="count_dependencies; the exercise's text, step 2",
+        solution="walk from root with a stack; count += 1 for each parent edge, and push a "
+                 "parent the first time you see it", compare_with_pytorch=False)
 def dependencies_are_counted(ex, torch):
     a = ex.Value([1.0, 2.0])
     b = a + a
@@ -75,7 +79,9 @@ def dependencies_are_counted(ex, torch):
 
 
 @CHECKS(step=2, title="count_dependencies walks a chain of 5000 steps without recursion",
-        hint="use a list as a stack (append / pop) instead of a recursive function",
+        nudge="a chain of 5000 steps is deeper than Python's recursion limit; walk it with a loop",
+        pointer="count_dependencies; sys.getrecursionlimit in Python's docs",
+        solution="use a list as a stack (append / pop) instead of a recursive function",
         compare_with_pytorch=False)
 def deep_graphs_work(ex, torch):
     x = v = ex.Value(1.0)
@@ -87,8 +93,11 @@ def deep_graphs_work(ex, torch):
 
 
 @CHECKS(step=3, title="run_hooks calls the hooks in order; a result replaces the gradient",
-        hint="for hook in tuple(value._backward_hooks.values()): result = hook(grad); "
-             "if result is not None: grad = result", compare_with_pytorch=False)
+        nudge="each hook sees the gradient the previous one left; None means 'keep it'",
+        pointer="run_hooks; Tensor.register_hook's docs "
+                "(docs.pytorch.org/docs/2.13/generated/torch.Tensor.register_hook.html)",
+        solution="for hook in tuple(value._backward_hooks.values()): result = hook(grad); "
+                 "if result is not None: grad = result", compare_with_pytorch=False)
 def hooks_replace_in_order(ex, torch):
     v = ex.Value([1.0, 1.0])
     events = []
@@ -103,8 +112,11 @@ def hooks_replace_in_order(ex, torch):
 
 
 @CHECKS(step=3, title="a replacement of another shape is refused",
-        hint="compare np.shape(result) with np.shape(grad) and raise RuntimeError("
-             "f\"hook '{hook.__name__}' has changed the size of value\")",
+        nudge="a replacement must have the gradient's shape; compare the shapes and raise "
+              "PyTorch's error",
+        pointer="run_hooks; the exercise's text, step 3, for the error's type and message",
+        solution="compare np.shape(result) with np.shape(grad) and raise RuntimeError("
+                 "f\"hook '{hook.__name__}' has changed the size of value\")",
         compare_with_pytorch=False)
 def wrong_shape_is_refused(ex, torch):
     v = ex.Value([1.0, 1.0])
@@ -121,8 +133,11 @@ def wrong_shape_is_refused(ex, torch):
 
 # -- step 4 ----------------------------------------------------------------------------------
 @CHECKS(step=4, title="b = a + a: a's hook runs once, with both gradients summed",
-        hint="a Value is ready only when its dependency count reaches 0; sum the "
-             "gradients that arrive for it in a dict before running its hooks")
+        nudge="a value waits until every gradient for it has arrived; only then do its hooks run, "
+              "once, on the sum",
+        pointer="backward in your file, and the counts from step 2; the course's 'Hook kinds'",
+        solution="a Value is ready only when its dependency count reaches 0; sum the "
+                 "gradients that arrive for it in a dict before running its hooks")
 def shared_inputs_are_summed(ex, torch):
     def scenario(leaf, events):
         a = leaf([1.0, 2.0])
@@ -137,8 +152,11 @@ def shared_inputs_are_summed(ex, torch):
 
 
 @CHECKS(step=4, title="hooks fire in PyTorch's order, and a replacement flows on",
-        hint="pop from a heap of Ready(-sequence_nr, value): the latest computed first, "
-             "leaves as soon as ready; run the hooks before backward_fn")
+        nudge="the engine runs the ready value computed last first; a value's hooks run before its"
+              " own backward function",
+        pointer="backward and the Ready class; heapq in Python's docs",
+        solution="pop from a heap of Ready(-sequence_nr, value): the latest computed first, "
+                 "leaves as soon as ready; run the hooks before backward_fn")
 def hooks_fire_in_order(ex, torch):
     def scenario(leaf, events):
         x, w = leaf([0.5, -1.0]), leaf([2.0, 3.0])
@@ -155,7 +173,9 @@ def hooks_fire_in_order(ex, torch):
 
 
 @CHECKS(step=4, title="a second backward pass adds into the leaves' .grad",
-        hint="a leaf's .grad is the gradient on the first pass, and grad + the new one after")
+        nudge="a leaf's .grad is added to across passes, not overwritten",
+        pointer="where backward sets .grad; Tensor.grad in PyTorch's docs",
+        solution="a leaf's .grad is the gradient on the first pass, and grad + the new one after")
 def gradients_accumulate(ex, torch):
     def scenario(leaf, events):
         x = leaf([1.0, -2.0])
@@ -168,7 +188,9 @@ def gradients_accumulate(ex, torch):
 
 
 @CHECKS(step=4, title="a chain of 5000 operations runs backward without recursion",
-        hint="the heap loop is iterative already; count_dependencies must be too")
+        nudge="nothing in backward may recurse, count_dependencies included",
+        pointer="count_dependencies and backward; sys.getrecursionlimit",
+        solution="the heap loop is iterative already; count_dependencies must be too")
 def deep_backward(ex, torch):
     def scenario(leaf, events):
         x = leaf([1.0])
@@ -190,8 +212,11 @@ PYTORCH_LEAF_ORDER = {3: [0, 1, 2], 4: [0, 2, 1, 3], 5: [0, 2, 4, 1, 3],
 
 
 @CHECKS(step=4, title="leaves ready together leave the heap in PyTorch's order",
-        hint="push every ready Value as Ready(-sequence_nr, value), which compares by "
-             "priority alone: no arrival counter, so equal priorities are left to heapq",
+        nudge="leaves with the same priority: PyTorch does not break the tie by arrival; what does"
+              " your heap entry compare by?",
+        pointer="the Ready class and the heap in backward; heapq's notes on equal priorities",
+        solution="push every ready Value as Ready(-sequence_nr, value), which compares by "
+                 "priority alone: no arrival counter, so equal priorities are left to heapq",
         compare_with_pytorch=False)
 def tied_leaves_follow_the_heap(ex, torch):
     for count, expected in PYTORCH_LEAF_ORDER.items():

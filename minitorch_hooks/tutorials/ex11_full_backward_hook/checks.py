@@ -42,7 +42,11 @@ def node_name(tensor):
 
 
 @CHECKS(step=1, title="Identity keeps the values and puts one node in the graph",
-        hint="forward returns the tensors it got (a tuple); backward returns the grads")
+        nudge="an identity changes nothing in either direction: the same values forward, the same "
+              "gradients backward",
+        pointer="Identity.forward and Identity.backward; torch.autograd.Function's docs "
+                "(docs.pytorch.org/docs/2.13/autograd.html#function)",
+        solution="forward returns the tensors it got (a tuple); backward returns the grads")
 def identity_is_an_identity(ex, torch):
     x, y = leaves(torch)
     a, b = ex.Identity.apply(x, y)
@@ -56,8 +60,12 @@ def identity_is_an_identity(ex, torch):
 
 
 @CHECKS(step=2, title="wrap() calls on_gradients in backward; a tuple it returns replaces",
-        hint="wrapped = Identity.apply(*tensors); wrapped[0].grad_fn.register_hook("
-             "lambda grad_inputs, grad_outputs: on_gradients(grad_inputs)); return wrapped")
+        nudge="the identity node's grad_fn is where the gradients pass; a hook on that node sees "
+              "them and may replace them",
+        pointer="wrap in your file; Node.register_hook in torch.autograd.graph's docs "
+                "(docs.pytorch.org/docs/2.13/autograd.html#autograd-graph)",
+        solution="wrapped = Identity.apply(*tensors); wrapped[0].grad_fn.register_hook("
+                 "lambda grad_inputs, grad_outputs: on_gradients(grad_inputs)); return wrapped")
 def wrap_reports_and_replaces(ex, torch):
     x, y = leaves(torch)
     seen = []
@@ -75,8 +83,11 @@ def wrap_reports_and_replaces(ex, torch):
 
 
 @CHECKS(step=3, title="the module's inputs and output pass through identity nodes",
-        hint="wrap_inputs returns wrap(args, self.on_grad_input); wrap_output returns "
-             "wrap((output,), self.on_grad_output)[0]")
+        nudge="the inputs go through one identity before forward, the output through another after"
+              " it",
+        pointer="wrap_inputs and wrap_output; the course's 'Full backward hooks'",
+        solution="wrap_inputs returns wrap(args, self.on_grad_input); wrap_output returns "
+                 "wrap((output,), self.on_grad_output)[0]")
 def identities_surround_the_module(ex, torch):
     model = product_model(torch)
     ex.FullBackwardHook(model, lambda m, grad_input, grad_output: None)
@@ -123,14 +134,19 @@ def expect_same_as_library(ex, torch, replace):
 
 
 @CHECKS(step=4, title="the hook gets grad_input and grad_output as the library's does",
-        hint="on_grad_output stores self.grad_output = grads; on_grad_input returns "
-             "self.hook(self.module, grads, self.grad_output)")
+        nudge="the output's gradients arrive first; keep them, so that the user's hook gets both "
+              "when the inputs' gradients arrive",
+        pointer="on_grad_output and on_grad_input; Module.register_full_backward_hook's docs",
+        solution="on_grad_output stores self.grad_output = grads; on_grad_input returns "
+                 "self.hook(self.module, grads, self.grad_output)")
 def hook_receives_what_the_library_gives(ex, torch):
     expect_same_as_library(ex, torch, replace=False)
 
 
 @CHECKS(step=4, title="a grad_input the hook returns replaces the inputs' gradients",
-        hint="return the user's hook's result from on_grad_input: the node hook of step 2 "
-             "passes it on as the new grad_inputs")
+        nudge="whatever the user's hook returns has to reach the node hook of step 2",
+        pointer="on_grad_input; the node hook in wrap",
+        solution="return the user's hook's result from on_grad_input: the node hook of step 2 "
+                 "passes it on as the new grad_inputs")
 def returned_grad_input_replaces(ex, torch):
     expect_same_as_library(ex, torch, replace=True)

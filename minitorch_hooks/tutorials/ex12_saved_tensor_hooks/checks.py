@@ -67,8 +67,12 @@ def gradients(model):
 
 # -- step 1 ----------------------------------------------------------------------------------
 @CHECKS(step=1, title="pack_hook records the shape, dtype and bytes of each saved tensor",
-        hint="self.entries.append(Saved(self.where, tuple(tensor.shape), tensor.dtype, "
-             "tensor.numel() * tensor.element_size()))")
+        nudge="each saved tensor gives one entry: where it was saved, its shape, its dtype and its"
+              " size in bytes",
+        pointer="SavedTensorLog.pack_hook; Tensor.numel and Tensor.element_size; the course's "
+                "how-to 'See what autograd saves'",
+        solution="self.entries.append(Saved(self.where, tuple(tensor.shape), tensor.dtype, "
+                 "tensor.numel() * tensor.element_size()))")
 def pack_hook_records_what_is_saved(ex, torch):
     a, b, c = leaves(torch)
     log = ex.SavedTensorLog()
@@ -89,8 +93,12 @@ def pack_hook_records_what_is_saved(ex, torch):
 
 
 @CHECKS(step=1, title="pack_hook keeps a detached tensor, never the tensor itself",
-        hint="return tensor.detach(): the same memory, no grad_fn, nothing pointing back "
-             "to the graph")
+        nudge="keeping the tensor itself keeps the graph alive; keep the same data without its "
+              "history",
+        pointer="SavedTensorLog.pack_hook; torch.autograd.graph.saved_tensors_hooks "
+                "(docs.pytorch.org/docs/2.13/autograd.html#hooks-for-saved-tensors)",
+        solution="return tensor.detach(): the same memory, no grad_fn, nothing pointing back "
+                 "to the graph")
 def pack_hook_detaches(ex, torch):
     a, b, _ = leaves(torch)
     log = ex.SavedTensorLog()
@@ -115,8 +123,10 @@ def pack_hook_detaches(ex, torch):
 
 # -- step 2 ----------------------------------------------------------------------------------
 @CHECKS(step=2, title="bytes_by_layer adds up the bytes per layer, in the order they saved",
-        hint="loop over self.entries: totals[entry.where] = totals.get(entry.where, 0) + "
-             "entry.nbytes; a dict keeps the order its keys were added in")
+        nudge="sum the bytes of the entries per layer; the first layer to save comes first",
+        pointer="bytes_by_layer; the order of a dict's keys in Python",
+        solution="loop over self.entries: totals[entry.where] = totals.get(entry.where, 0) + "
+                 "entry.nbytes; a dict keeps the order its keys were added in")
 def bytes_add_up_per_layer(ex, torch):
     log = ex.SavedTensorLog()
     log.entries = [ex.Saved("fc", (2,), torch.float32, 8), ex.Saved("relu", (1,), torch.float32, 4),
@@ -128,8 +138,11 @@ def bytes_add_up_per_layer(ex, torch):
 
 
 @CHECKS(step=2, title="measure() finds what the network and its loss keep, layer by layer",
-        hint="log = SavedTensorLog({**dict(model.named_children()), 'loss': loss_fn}); "
-             "run the forward pass and the loss inside 'with log.hooks():', then backward")
+        nudge="the loss saves tensors too, so it needs a name; the forward pass and the loss must "
+              "both run while the hooks are on",
+        pointer="measure in your file; the exercise's text, step 2",
+        solution="log = SavedTensorLog({**dict(model.named_children()), 'loss': loss_fn}); "
+                 "run the forward pass and the loss inside 'with log.hooks():', then backward")
 def measure_finds_the_saved_tensors(ex, torch):
     log = ex.measure(*mlp(torch))
     expect(log.entries, "the log recorded nothing: the forward pass must run inside "
@@ -150,7 +163,10 @@ def measure_finds_the_saved_tensors(ex, torch):
 
 
 @CHECKS(step=2, title="measure() runs backward as usual, and removes its pre-hooks",
-        hint="call loss.backward() after the with block, then log.remove()")
+        nudge="backward still has to run after the measured part, and the hooks measure() added "
+              "must be gone at the end",
+        pointer="measure; SavedTensorLog.remove",
+        solution="call loss.backward() after the with block, then log.remove()")
 def measure_keeps_the_gradients(ex, torch):
     model, loss_fn, inputs, target = mlp(torch)
     ex.measure(model, loss_fn, inputs, target)
@@ -169,8 +185,10 @@ def round_trip(ex, tensor):
 
 
 @CHECKS(step=3, title="the round trip gives float16's values back, in the original dtype",
-        hint="pack: (tensor.dtype, tensor.detach().to(torch.float16)) for a floating "
-             "tensor, (tensor.dtype, tensor.detach()) for others; unpack: kept.to(dtype)")
+        nudge="only floating tensors are rounded; unpack must give back the dtype the tensor had",
+        pointer="pack_half and unpack_half; Tensor.to and Tensor.is_floating_point",
+        solution="pack: (tensor.dtype, tensor.detach().to(torch.float16)) for a floating "
+                 "tensor, (tensor.dtype, tensor.detach()) for others; unpack: kept.to(dtype)")
 def round_trip_rounds_to_float16(ex, torch):
     for dtype in (torch.float32, torch.float64):
         tensor = torch.tensor([0.1, 1 / 3, 1000.7, -2.5e-3], dtype=dtype)
@@ -203,8 +221,11 @@ def tensors_in(packed):
 
 
 @CHECKS(step=3, title="pack_half keeps a quarter of a float64 tensor, half of a float32 one",
-        hint="keep only the float16 copy (and the dtype, which is not a tensor), not the "
-             "original as well")
+        nudge="what pack returns is what stays in memory; keep nothing but the small copy and what"
+              " unpack needs",
+        pointer="pack_half; the course's how-to 'See what autograd saves'",
+        solution="keep only the float16 copy (and the dtype, which is not a tensor), not the "
+                 "original as well")
 def pack_half_saves_memory(ex, torch):
     for dtype, part in ((torch.float32, 2), (torch.float64, 4)):
         tensor = torch.ones(1000, dtype=dtype)
@@ -215,7 +236,10 @@ def pack_half_saves_memory(ex, torch):
 
 
 @CHECKS(step=3, title="with these hooks the loss is the same, the gradients float16-close",
-        hint="pack_half and unpack_half work as a pair: what one returns, the other gets")
+        nudge="the unpack hook is handed exactly the object the pack hook kept; do the two agree "
+              "on its form, and does the gradient come back in the original dtype?",
+        pointer="pack_half and unpack_half together; saved_tensors_hooks's docs",
+        solution="pack_half and unpack_half work as a pair: what one returns, the other gets")
 def half_precision_training(ex, torch):
     def run(hooks):
         model, loss_fn, inputs, target = mlp(torch)
@@ -246,8 +270,12 @@ def half_precision_training(ex, torch):
 
 # -- step 4 ----------------------------------------------------------------------------------
 @CHECKS(step=4, title="on_layer_gradients calls fn once per layer, last layer first",
-        hint="for each layer with parameters: torch.autograd.graph.register_multi_grad_hook("
-             "params, lambda grads, name=name: fn(name, grads)); return the handles")
+        nudge="one hook per layer that fires once all of that layer's parameter gradients are "
+              "ready",
+        pointer="on_layer_gradients; torch.autograd.graph.register_multi_grad_hook "
+                "(docs.pytorch.org/docs/2.13/autograd.html#autograd-graph)",
+        solution="for each layer with parameters: torch.autograd.graph.register_multi_grad_hook("
+                 "params, lambda grads, name=name: fn(name, grads)); return the handles")
 def layers_report_in_backward_order(ex, torch):
     model, loss_fn, inputs, target = mlp(torch)
     calls = []
@@ -268,8 +296,11 @@ def layers_report_in_backward_order(ex, torch):
 
 
 @CHECKS(step=4, title="frozen parameters are left out; the handles remove the hooks",
-        hint="keep only the parameters with requires_grad, skip a layer that has none, "
-             "and return every handle")
+        nudge="a frozen parameter gets no gradient, so a hook waiting for it never fires; and "
+              "every hook needs its handle back",
+        pointer="on_layer_gradients; Tensor.requires_grad",
+        solution="keep only the parameters with requires_grad, skip a layer that has none, "
+                 "and return every handle")
 def frozen_parameters_and_removal(ex, torch):
     model, loss_fn, inputs, target = mlp(torch)
     model[0].bias.requires_grad_(False)

@@ -69,8 +69,12 @@ def registration(optimizer, events, torch, step):
 
 
 @CHECKS(step=1, title="hooks are stored by handle id, and a handle removes its hook",
-        hint="handle = RemovableHandle(self._optimizer_step_pre_hooks); "
-             "self._optimizer_step_pre_hooks[handle.id] = hook; return handle")
+        nudge="the same pattern as every hook dict: handle first, hook stored under its id, handle"
+              " returned",
+        pointer="register_step_pre_hook in your file; Optimizer.register_step_pre_hook's docs "
+                "(docs.pytorch.org/docs/2.13/optim.html)",
+        solution="handle = RemovableHandle(self._optimizer_step_pre_hooks); "
+                 "self._optimizer_step_pre_hooks[handle.id] = hook; return handle")
 def hooks_are_registered(ex, torch):
     expect_same(ex, torch, registration)
 
@@ -92,8 +96,11 @@ def pre_hooks_in_turn(optimizer, events, torch, step):
 
 
 @CHECKS(step=2, title="pre-hooks run in order; a returned (args, kwargs) replaces both",
-        hint="for hook in tuple(self._optimizer_step_pre_hooks.values()): result = "
-             "hook(self, args, kwargs); if result is not None: args, kwargs = result")
+        nudge="each pre-hook gets the optimizer, args and kwargs as the previous one left them; a "
+              "result replaces both",
+        pointer="_run_step_pre_hooks; Optimizer.register_step_pre_hook's docs",
+        solution="for hook in tuple(self._optimizer_step_pre_hooks.values()): result = "
+                 "hook(self, args, kwargs); if result is not None: args, kwargs = result")
 def pre_hooks_replace_args_and_kwargs(ex, torch):
     expect_same(ex, torch, pre_hooks_in_turn, pre_hooks_then_update)
 
@@ -104,8 +111,11 @@ def bad_return(optimizer, events, torch, step):
 
 
 @CHECKS(step=2, title="a pre-hook returning anything else is PyTorch's RuntimeError",
-        hint="if the result is not a tuple of length 2: raise RuntimeError(f\"{self.step} "
-             "must return None or a tuple of (new_args, new_kwargs), but got {result}.\")")
+        nudge="a result that is neither None nor a pair is an error; PyTorch's message names the "
+              "step function and the result",
+        pointer="_run_step_pre_hooks; the exercise's text, step 2, for the message",
+        solution="if the result is not a tuple of length 2: raise RuntimeError(f\"{self.step} "
+                 "must return None or a tuple of (new_args, new_kwargs), but got {result}.\")")
 def a_bad_return_is_an_error(ex, torch):
     expect_same(ex, torch, bad_return, pre_hooks_then_update)
 
@@ -128,8 +138,12 @@ def around_the_update(optimizer, events, torch, step):
 
 
 @CHECKS(step=3, title="step runs pre-hooks, the update, then post-hooks with the same args",
-        hint="args, kwargs = self._run_step_pre_hooks((self, *args), kwargs); result = "
-             "self._update(*args[1:], **kwargs); then each post-hook(self, args, kwargs)")
+        nudge="pre-hooks, then the update with what they left, then post-hooks with those same "
+              "arguments",
+        pointer="step in your file; Optimizer.register_step_post_hook's docs "
+                "(docs.pytorch.org/docs/2.13/optim.html)",
+        solution="args, kwargs = self._run_step_pre_hooks((self, *args), kwargs); result = "
+                 "self._update(*args[1:], **kwargs); then each post-hook(self, args, kwargs)")
 def hooks_run_around_the_update(ex, torch):
     expect_same(ex, torch, around_the_update)
 
@@ -144,6 +158,8 @@ def a_failing_pre_hook(optimizer, events, torch, step):
 
 
 @CHECKS(step=3, title="a pre-hook that raises stops the step: no update, no post-hook",
-        hint="let the pre-hook's error propagate; the post-hooks come after the update")
+        nudge="an error in a pre-hook is not caught: nothing after it runs",
+        pointer="step in your file; the exercise's text, step 3",
+        solution="let the pre-hook's error propagate; the post-hooks come after the update")
 def a_failing_pre_hook_stops_the_step(ex, torch):
     expect_same(ex, torch, a_failing_pre_hook)

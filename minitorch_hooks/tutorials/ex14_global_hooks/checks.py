@@ -21,8 +21,12 @@ def small_model(torch):
 
 
 @CHECKS(step=1, title="ShapeLog records the output shape of every module called in it",
-        hint="in __enter__: self.handle = register_module_forward_hook(record), where "
-             "record appends (type(module).__name__, list(output.shape)); return self")
+        nudge="a global forward hook sees every module called while it is registered; entering the"
+              " block registers it",
+        pointer="ShapeLog.__enter__; torch.nn.modules.module.register_module_forward_hook "
+                "(docs.pytorch.org/docs/2.13/generated/torch.nn.modules.module.register_module_forward_hook.html)",
+        solution="in __enter__: self.handle = register_module_forward_hook(record), where "
+                 "record appends (type(module).__name__, list(output.shape)); return self")
 def shapes_are_logged(ex, torch):
     model = small_model(torch)  # built before the block: no hook of its own
     with ex.ShapeLog() as log:
@@ -36,8 +40,11 @@ def shapes_are_logged(ex, torch):
 
 
 @CHECKS(step=1, title="ShapeLog leaves no hook behind, even when the block raises",
-        hint="__exit__ runs however the block ends: remove self.handle there, and "
-             "return None so that the error goes on")
+        nudge="leaving the block, by an error too, must remove the global hook, and must not "
+              "swallow the error",
+        pointer="ShapeLog.__exit__; Python's docs on context managers (__exit__'s return value)",
+        solution="__exit__ runs however the block ends: remove self.handle there, and "
+                 "return None so that the error goes on")
 def the_hook_is_removed(ex, torch):
     before = global_hook_count(torch)
     model = small_model(torch)
@@ -57,8 +64,11 @@ def the_hook_is_removed(ex, torch):
 
 
 @CHECKS(step=2, title="call_tree indents each call by its depth",
-        hint="a global pre-hook appends '  ' * depth + the class name, then depth += 1; "
-             "a global forward hook does depth -= 1")
+        nudge="the depth goes up when a module starts and down when it ends: one global hook for "
+              "each",
+        pointer="call_tree; register_module_forward_pre_hook and register_module_forward_hook",
+        solution="a global pre-hook appends '  ' * depth + the class name, then depth += 1; "
+                 "a global forward hook does depth -= 1")
 def calls_are_nested(ex, torch):
     torch.manual_seed(0)
     model = torch.nn.Sequential(torch.nn.Linear(3, 4), torch.nn.ReLU(),
@@ -72,8 +82,11 @@ def calls_are_nested(ex, torch):
 
 
 @CHECKS(step=2, title="a module that raises does not leave the depth wrong",
-        hint="register the forward hook with always_call=True, and remove both hooks "
-             "in a finally block")
+        nudge="when a module raises, the forward hook is skipped unless it asks not to be, and the"
+              " hooks must go either way",
+        pointer="call_tree; always_call in register_module_forward_hook's docs; try/finally",
+        solution="register the forward hook with always_call=True, and remove both hooks "
+                 "in a finally block")
 def a_failure_keeps_the_depth(ex, torch):
     class Failing(torch.nn.Module):
         def forward(self, x):
@@ -103,9 +116,13 @@ def a_failure_keeps_the_depth(ex, torch):
 
 
 @CHECKS(step=3, title="nan_guard names the module whose gradient stops being finite",
-        hint="register_module_full_backward_hook(check), where check raises "
-             "FloatingPointError when a grad in grad_input is not None and "
-             "not torch.isfinite(grad).all()")
+        nudge="a global backward hook can look at every gradient flowing into a module's inputs; "
+              "some of them are None",
+        pointer="nan_guard; register_module_full_backward_hook; torch.isfinite; the course's "
+                "how-to 'Find NaNs'",
+        solution="register_module_full_backward_hook(check), where check raises "
+                 "FloatingPointError when a grad in grad_input is not None and "
+                 "not torch.isfinite(grad).all()")
 def nan_guard_names_the_module(ex, torch):
     class Sqrt(torch.nn.Module):
         def forward(self, x):

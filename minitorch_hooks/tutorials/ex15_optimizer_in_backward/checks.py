@@ -48,8 +48,12 @@ def train_twins(torch, hooked, reference, passes, every=1, **sgd):
 
 
 @CHECKS(step=1, title="sgd_in_backward takes SGD's step during backward, and frees .grad",
-        hint="def step(param): param.add_(param.grad, alpha=-lr); param.grad = None; "
-             "register it on each parameter with register_post_accumulate_grad_hook")
+        nudge="a hook that fires once a parameter's .grad is complete can take that parameter's "
+              "step, then let go of .grad",
+        pointer="sgd_in_backward; Tensor.register_post_accumulate_grad_hook "
+                "(docs.pytorch.org/docs/2.13/generated/torch.Tensor.register_post_accumulate_grad_hook.html)",
+        solution="def step(param): param.add_(param.grad, alpha=-lr); param.grad = None; "
+                 "register it on each parameter with register_post_accumulate_grad_hook")
 def sgd_steps_in_backward(ex, torch):
     (hooked, reference), _ = twins(torch)
     handles = ex.sgd_in_backward(hooked, lr=0.1)
@@ -61,8 +65,11 @@ def sgd_steps_in_backward(ex, torch):
 
 
 @CHECKS(step=1, title="the update is not recorded, and removing the handles stops it",
-        hint="backward runs hooks with grad mode off, so param.add_ is a plain update; "
-             "return the handles of register_post_accumulate_grad_hook")
+        nudge="the update happens in place with grad mode off; the caller needs the handles back "
+              "to stop it",
+        pointer="sgd_in_backward; the course's how-to 'Optimizer step in backward'",
+        solution="backward runs hooks with grad mode off, so param.add_ is a plain update; "
+                 "return the handles of register_post_accumulate_grad_hook")
 def the_update_is_plain_and_removable(ex, torch):
     (hooked, _), batches = twins(torch)
     handles = ex.sgd_in_backward(hooked, lr=0.1)
@@ -80,9 +87,13 @@ def the_update_is_plain_and_removable(ex, torch):
 
 
 @CHECKS(step=2, title="momentum_in_backward matches SGD with momentum over three steps",
-        hint="buffers = {}; in the hook: buffers[param] = param.grad.clone() the first "
-             "time, else buffers[param].mul_(momentum).add_(param.grad); then "
-             "param.add_(buffers[param], alpha=-lr); param.grad = None")
+        nudge="each parameter needs its own momentum buffer, started from the first gradient, as "
+              "SGD does",
+        pointer="momentum_in_backward; torch.optim.SGD's update rule "
+                "(docs.pytorch.org/docs/2.13/generated/torch.optim.SGD.html)",
+        solution="buffers = {}; in the hook: buffers[param] = param.grad.clone() the first "
+                 "time, else buffers[param].mul_(momentum).add_(param.grad); then "
+                 "param.add_(buffers[param], alpha=-lr); param.grad = None")
 def momentum_matches_sgd(ex, torch):
     (hooked, reference), _ = twins(torch)
     ex.momentum_in_backward(hooked, lr=0.05, momentum=0.9)
@@ -91,8 +102,11 @@ def momentum_matches_sgd(ex, torch):
 
 
 @CHECKS(step=3, title="accumulate_in_backward steps with the sum of every 2 passes",
-        hint="count the calls per parameter in a dict; at every `every`-th one take the "
-             "SGD step with param.grad (the sum so far) and set param.grad = None")
+        nudge="count the passes per parameter; step only every `every` passes, with the sum .grad "
+              "holds by then",
+        pointer="accumulate_in_backward; the course's how-to 'Optimizer step in backward'",
+        solution="count the calls per parameter in a dict; at every `every`-th one take the "
+                 "SGD step with param.grad (the sum so far) and set param.grad = None")
 def accumulation_matches_sgd(ex, torch):
     (hooked, reference), _ = twins(torch)
     ex.accumulate_in_backward(hooked, lr=0.01, every=2)

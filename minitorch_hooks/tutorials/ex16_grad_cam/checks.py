@@ -50,8 +50,14 @@ def hooks_on(model):
 
 
 @CHECKS(step=1, title="capture_last_conv stores the last convolution's output and gradient",
-        hint="last = [m for m in model.modules() if isinstance(m, torch.nn.Conv2d)][-1]; a "
-             "forward hook stores output.detach(), a full backward hook grad_output[0].detach()")
+        nudge="Grad-CAM needs the last Conv2d's output and the gradient of the score with respect "
+              "to that output: which of the two tuples a full backward hook receives holds it?",
+        pointer="capture_last_conv; Module.register_full_backward_hook's docs "
+                "(docs.pytorch.org/docs/2.13/generated/torch.nn.Module.html); the course's how-to "
+                "'Grad-CAM'",
+        solution="last = [m for m in model.modules() if isinstance(m, torch.nn.Conv2d)][-1]; "
+                 "a forward hook stores output.detach(), a full backward hook "
+                 "grad_output[0].detach()")
 def captures_the_last_convolution(ex, torch):
     model, images = cnn(torch), digits(torch)
     activations, gradient, _, classes = reference(torch, model, images)
@@ -78,7 +84,10 @@ def captures_the_last_convolution(ex, torch):
 
 
 @CHECKS(step=1, title="the last Conv2d is found inside nested modules",
-        hint="model.modules() walks every submodule, nested ones too, in order")
+        nudge="the last convolution can sit inside a submodule: search every module, not only the "
+              "top-level children",
+        pointer="capture_last_conv; Module.modules versus Module.children",
+        solution="model.modules() walks every submodule, nested ones too, in order")
 def finds_a_nested_convolution(ex, torch):
     nn = torch.nn
     torch.manual_seed(0)
@@ -92,8 +101,11 @@ def finds_a_nested_convolution(ex, torch):
 
 
 @CHECKS(step=2, title="grad_cam gives the maps of the predicted classes",
-        hint="weights = captured['gradients'].mean(dim=(2, 3), keepdim=True); "
-             "torch.relu((weights * captured['activations']).sum(1))")
+        nudge="each channel's weight is its gradient averaged over the positions; the map is the "
+              "weighted sum over channels, negatives cut",
+        pointer="grad_cam; the course's how-to 'Grad-CAM'",
+        solution="weights = captured['gradients'].mean(dim=(2, 3), keepdim=True); "
+                 "torch.relu((weights * captured['activations']).sum(1))")
 def maps_of_the_predicted_classes(ex, torch):
     model, images = cnn(torch), digits(torch)
     _, _, expected, classes = reference(torch, model, images)
@@ -107,8 +119,11 @@ def maps_of_the_predicted_classes(ex, torch):
 
 
 @CHECKS(step=2, title="grad_cam explains the classes it is given, on any batch",
-        hint="score each image by logits[torch.arange(len(images)), classes]; zero the "
-             "gradients first, so a second call does not add to the first")
+        nudge="backward starts from each image's score for its own class, and gradients from an "
+              "earlier call must not add to it",
+        pointer="grad_cam; indexing with a tensor of indices; Module.zero_grad",
+        solution="score each image by logits[torch.arange(len(images)), classes]; zero the "
+                 "gradients first, so a second call does not add to the first")
 def maps_of_given_classes(ex, torch):
     model, images = cnn(torch, seed=3), digits(torch, 4)
     classes = torch.tensor([2, 7, 0, 9])
@@ -120,7 +135,9 @@ def maps_of_given_classes(ex, torch):
 
 
 @CHECKS(step=2, title="the hooks are removed even when the model fails",
-        hint="remove the handles in a finally: block around the forward and backward")
+        nudge="if the model raises, the hooks must still come off",
+        pointer="grad_cam; try/finally in Python",
+        solution="remove the handles in a finally: block around the forward and backward")
 def hooks_removed_on_error(ex, torch):
     model = cnn(torch)
     expect_raises(RuntimeError, lambda: ex.grad_cam(model, torch.ones(2, 3, 8, 8)),
@@ -129,8 +146,12 @@ def hooks_removed_on_error(ex, torch):
 
 
 @CHECKS(step=3, title="upsample resizes each map bilinearly and scales it to a peak of 1",
-        hint="interpolate(cams.unsqueeze(1), size=size, mode='bilinear', "
-             "align_corners=False).squeeze(1), then divide each map by its maximum")
+        nudge="resize with the bilinear mode and the corner rule PyTorch uses by default, then "
+              "scale each map, not the batch, to a peak of 1",
+        pointer="upsample; torch.nn.functional.interpolate "
+                "(docs.pytorch.org/docs/2.13/generated/torch.nn.functional.interpolate.html)",
+        solution="interpolate(cams.unsqueeze(1), size=size, mode='bilinear', "
+                 "align_corners=False).squeeze(1), then divide each map by its maximum")
 def upsample_resizes_and_scales(ex, torch):
     cams = torch.tensor([[[0.0, 2.0], [1.0, 4.0]], [[0.0, 0.0], [0.0, 0.0]]])
     big = ex.upsample(cams, (4, 4))

@@ -36,10 +36,15 @@ def direct_maps(torch, model, x):
 
 
 @CHECKS(step=1, title="capture_attention keeps each layer's per-head weights by name",
-        hint="for name, module in model.named_modules(): if isinstance(module, "
-             "torch.nn.MultiheadAttention): register a pre-hook with with_kwargs=True that "
-             "returns args, {**kwargs, 'need_weights': True, 'average_attn_weights': False}, "
-             "and a forward hook that stores output[1].detach() in maps[name]")
+        nudge="MultiheadAttention returns weights only when asked, and averages the heads unless "
+              "told not to; a pre-hook can change its keyword arguments",
+        pointer="capture_attention; MultiheadAttention.forward's need_weights and "
+                "average_attn_weights "
+                "(docs.pytorch.org/docs/2.13/generated/torch.nn.MultiheadAttention.html)",
+        solution="for name, module in model.named_modules(): if isinstance(module, "
+                 "torch.nn.MultiheadAttention): register a pre-hook with with_kwargs=True that "
+                 "returns args, {**kwargs, 'need_weights': True, 'average_attn_weights': False}, "
+                 "and a forward hook that stores output[1].detach() in maps[name]")
 def captures_per_head_maps(ex, torch):
     model, x = encoder(torch)
     with torch.no_grad():
@@ -64,8 +69,11 @@ def captures_per_head_maps(ex, torch):
 
 
 @CHECKS(step=1, title="the hooks also catch a bare MultiheadAttention, even in training",
-        hint="register the hooks on every nn.MultiheadAttention that named_modules() "
-             "yields, the model itself included (its name is '')")
+        nudge="the model itself can be the attention module; which walk over modules includes the "
+              "model?",
+        pointer="capture_attention; Module.named_modules; the course's how-to 'Attention maps'",
+        solution="register the hooks on every nn.MultiheadAttention that named_modules() "
+                 "yields, the model itself included (its name is '')")
 def catches_a_bare_module(ex, torch):
     torch.manual_seed(1)
     attention = torch.nn.MultiheadAttention(8, 4)
@@ -93,9 +101,12 @@ def reference_rollout(maps):
 
 
 @CHECKS(step=2, title="attention_rollout averages heads, adds the residual and multiplies",
-        hint="for weights in maps.values(): a = weights.mean(dim=1) + torch.eye(L); "
-             "a = a / a.sum(dim=-1, keepdim=True); rollout = a if rollout is None else "
-             "a @ rollout")
+        nudge="per layer: average the heads, add the identity for the residual, renormalise the "
+              "rows, then chain the layers by matrix products",
+        pointer="attention_rollout; the course's how-to 'Attention maps'",
+        solution="for weights in maps.values(): a = weights.mean(dim=1) + torch.eye(L); "
+                 "a = a / a.sum(dim=-1, keepdim=True); rollout = a if rollout is None else "
+                 "a @ rollout")
 def rollout_matches(ex, torch):
     model, x = encoder(torch)
     maps = dict(zip(NAMES, direct_maps(torch, model, x)))
@@ -117,8 +128,10 @@ def captures_again(torch, model, x, maps):
 
 
 @CHECKS(step=3, title="attention_maps captures inside the block and cleans up after it",
-        hint="@contextlib.contextmanager; maps, handles = capture_attention(model); "
-             "try: yield maps; finally: remove every handle")
+        nudge="inside the block the maps fill; after it, by an error too, every hook is removed",
+        pointer="attention_maps; contextlib.contextmanager and try/finally",
+        solution="@contextlib.contextmanager; maps, handles = capture_attention(model); "
+                 "try: yield maps; finally: remove every handle")
 def context_manager_cleans_up(ex, torch):
     model, x = encoder(torch)
     with ex.attention_maps(model) as maps, torch.no_grad():
