@@ -53,8 +53,12 @@ def test_the_built_site_has_the_section_and_the_home_page_links_it(site_dir: Pat
     for exercise in EXERCISES:
         html = (site_dir / "exercises" / exercise.name / "index.html").read_text()
         assert exercise.title.replace("'", "&#39;").split("`")[0][:20] in html
-    home = (ROOT / "docs" / "index.md").read_text(encoding="utf-8")
-    path = re.search(r"The learning path:.*?\n\n(.*?)\n\n", home, re.DOTALL)[1]
-    order = [path.index(link) for link in ("start/tour.md", "exercises/index.md",
-                                           "how-to/index.md")]
-    assert order == sorted(order)
+    # The home page's learning path: the pattern, the tour, then the chapters, and every
+    # exercise linked from the chapter that teaches it, in every language.
+    for page in ("index.md", "index.ru.md", "index.zh.md", "index.ko.md"):
+        home = (ROOT / "docs" / page).read_text(encoding="utf-8")
+        path = re.search(r"^## .*\n\n(?:.*\n)*?(\| # \|[\s\S]*?)\n\n", home, re.MULTILINE)[1]
+        linked = [int(n) for n in re.findall(r"\(exercises/ex(\d\d)_", path)]
+        assert sorted(linked) == list(range(1, len(EXERCISES) + 1)), (page, linked)
+        assert path.index("start/hook-pattern.md") < path.index("start/tour.md") < path.index(
+            "exercises/ex02")
