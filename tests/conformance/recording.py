@@ -315,7 +315,8 @@ def write(path: pathlib.Path, entries: dict[str, Any]) -> None:
 
 
 _files: dict[pathlib.Path, dict[str, Any]] = {}
-_answers_so_far: dict[str, int] = defaultdict(int)
+# Answers counted per recording file and key: two modules may have a test of one name.
+_answers_so_far: dict[tuple[pathlib.Path, str], int] = defaultdict(int)
 # What the live run answered, for record.py: {file: {key: encoded}}; and the id of every
 # test pytest found, selected or not (tests/conftest.py adds them).
 answered: dict[pathlib.Path, dict[str, Any]] = defaultdict(dict)
@@ -332,10 +333,10 @@ def next_key() -> tuple[pathlib.Path, str]:
     """Where the running test's next answer from PyTorch is recorded: under the test's key
     (:func:`key_of`) and the answer's number."""
     nodeid = current_test()
-    test = key_of(nodeid)
-    number = _answers_so_far[test]
-    _answers_so_far[test] += 1
-    return recording_file(nodeid), f"{test}#{number}"
+    test, path = key_of(nodeid), recording_file(nodeid)
+    number = _answers_so_far[path, test]
+    _answers_so_far[path, test] += 1
+    return path, f"{test}#{number}"
 
 
 def missing(path: pathlib.Path, key: str) -> str:
