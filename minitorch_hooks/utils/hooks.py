@@ -28,7 +28,7 @@ import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 T = TypeVar("T")
 
@@ -46,7 +46,8 @@ class Result(enum.Enum):
     # is handed to the next hook, and only after the last one does the error come.
     NONE_AFTER_ALL = ("a result other than None is handed to the next hook, then, after the "
                       "last one, is an error (the point's ``error``)")
-    IS_THE_VALUE = "the result is the value (a single hook: a pack or unpack hook)"
+    IS_THE_VALUE = ("the result is the value (a single hook, a pack or unpack hook, whose "
+                    "value starts as None)")
 
 
 @dataclass(frozen=True)
@@ -87,6 +88,7 @@ _GRADS = (("grad_input", "grad_output"),)
 _LOAD_PRE = ("state_dict", "prefix", "local_metadata", "strict", "missing_keys",
              "unexpected_keys", "error_msgs")
 _REPLACES, _IGNORED, _MUST_BE_NONE = Result.REPLACES, Result.IGNORED, Result.MUST_BE_NONE
+_NONE_AFTER_ALL = Result.NONE_AFTER_ALL
 
 TENSOR_HOOK = HookPoint("tensor hook", "backward", "tensor", (("grad",),), _REPLACES,
                         register=("register_hook",))
@@ -224,16 +226,16 @@ def add_hook(hooks: OrderedDict, hook: Callable, *, prepend: bool = False,
     return handle
 
 
-class Hook:
+class Hook(NamedTuple):
     """One registered hook as the call site sees it: its handle ``id``, the function
     ``fn``, whether it is a global hook (``register_module_forward_hook``...), and the
-    dictionaries of its flags, by flag name."""
+    dictionaries of its flags, by flag name (None when no hook of its dictionary has a
+    flag)."""
 
-    __slots__ = ("id", "fn", "is_global", "flag_dicts")
-
-    def __init__(self, hook_id: int | None, fn: Callable[..., Any], is_global: bool = False,
-                 flag_dicts: Mapping[str, Mapping[int, bool]] | None = None) -> None:
-        self.id, self.fn, self.is_global, self.flag_dicts = hook_id, fn, is_global, flag_dicts
+    id: int | None
+    fn: Callable[..., Any]
+    is_global: bool = False
+    flag_dicts: Mapping[str, Mapping[int, bool]] | None = None
 
     def has(self, flag: str) -> bool:
         """Whether the hook carries ``flag`` now. Read as the hook is called, as PyTorch
@@ -246,11 +248,15 @@ class Hook:
 def hooks_in(hooks: Mapping[int, Callable[..., Any]] | None, is_global: bool = False,
              **flag_dicts: Mapping[int, bool]) -> list[Hook]:
     """The records of the hooks in one of PyTorch's hook dictionaries, in order; each
-    keyword names a flag and gives the dictionary it is kept in."""
+    keyword names a flag and gives the dictionary it is kept in. (An empty one is left
+    out: no hook of this call can carry that flag.)"""
     if not hooks:
         return []
-    flags = flag_dicts or None
-    return [Hook(hook_id, fn, is_global, flags) for hook_id, fn in hooks.items()]
+    flags = {name: marked for name, marked in flag_dicts.items() if marked} or None
+    # ``tuple.__new__`` is what a NamedTuple's own ``_make`` calls: one record per hook,
+    # without a Python-level constructor call for each.
+    return [tuple.__new__(Hook, (hook_id, fn, is_global, flags))
+            for hook_id, fn in hooks.items()]
 
 
 def library_hook(hook: Callable[..., T]) -> Callable[..., T]:
@@ -285,15 +291,12 @@ def call_hooks(point: HookPoint, owner: Any, hooks: Iterable[Hook], value: T,
             hook = Hook(hook.id, _active_tracer.watch(point, owner, hook), hook.is_global,
                         hook.flag_dicts)
         result = call(hook, value)
-        if rule is Result.IS_THE_VALUE:
-            value = result
-        elif result is None or rule is Result.IGNORED:
+        if result is None or rule is _IGNORED:
             continue
-        elif rule is Result.MUST_BE_NONE:
+        if rule is _MUST_BE_NONE:
             raise _error(point)
-        else:  # REPLACES, or NONE_AFTER_ALL, which replaces until the end
-            value, returned = result, True
-    if returned and rule is Result.NONE_AFTER_ALL:
+        value, returned = result, True  # REPLACES, IS_THE_VALUE, and NONE_AFTER_ALL until
+    if returned and rule is _NONE_AFTER_ALL:  # the end
         raise _error(point)
     return value
 

@@ -263,6 +263,8 @@ class Module(TreeMixin, ConversionMixin, StateDictMixin):
         hooks = [*hooks_in(_global_forward_pre_hooks, is_global=True),
                  *hooks_in(self._forward_pre_hooks,
                            with_kwargs=self._forward_pre_hooks_with_kwargs)]
+        if not hooks:
+            return
 
         def call(hook: Hook, args_kwargs: tuple) -> tuple | None:
             args, kwargs = args_kwargs
@@ -288,6 +290,9 @@ class Module(TreeMixin, ConversionMixin, StateDictMixin):
         (``_check_backward_hook_kind``)."""
         full_hooks: list[Hook] = []
         legacy_hooks: list[Hook] = []
+        if not (self._backward_hooks or self._backward_pre_hooks or _global_backward_hooks
+                or _global_backward_pre_hooks):
+            return None, legacy_hooks
         for kind, hooks in ((_global_is_full_backward_hook,
                              hooks_in(_global_backward_hooks, is_global=True)),
                             (self._is_full_backward_hook, hooks_in(self._backward_hooks))):
@@ -309,17 +314,21 @@ class Module(TreeMixin, ConversionMixin, StateDictMixin):
     def _run_forward_hooks(self, state: _CallState) -> None:
         """Step 4: ``hook(module, args, output)`` (``with_kwargs``: ``hook(module, args,
         kwargs, output)``); a result other than ``None`` replaces the output."""
-        call_hooks(FORWARD_HOOK, self, self._forward_hook_records(), state.result,
-                   self._forward_hook_caller(state))
+        hooks = self._forward_hook_records()
+        if hooks:
+            call_hooks(FORWARD_HOOK, self, hooks, state.result, self._forward_hook_caller(state))
 
     def _forward_hook_caller(self, state: _CallState) -> Callable[[Hook, Any], Any]:
         """Calls one forward hook. Like the pre-hooks, a new output is stored in ``state``
         at once, for the always-call hooks should a later hook raise; and an always-call
         hook that ran is not run again."""
         def call(hook: Hook, result: Any) -> Any:
-            if hook.has("always_call"):
-                state.always_called.add(hook.id)
-            if hook.has("with_kwargs"):
+            with_kwargs = False
+            if hook.flag_dicts is not None:  # some hook of its dictionary has a flag
+                if hook.has("always_call"):
+                    state.always_called.add(hook.id)
+                with_kwargs = hook.has("with_kwargs")
+            if with_kwargs:
                 result = hook.fn(self, state.args, state.kwargs, result)
             else:
                 result = hook.fn(self, state.args, result)
