@@ -184,6 +184,7 @@ def fold(input: Tensor, output_size: Any, kernel_size: Any, dilation: Any = 1,
                            f"but got input.size(2)={count}.")
     batched = data.ndim == 3
     image = col2im(data if batched else data[None], size, kernel, dilation, padding, stride)
-    return record(image if batched else image[0], Col2ImBackward0, (input,),
+    # Contiguous, as the kernel of PyTorch writes it.
+    return record(np.ascontiguousarray(image if batched else image[0]), Col2ImBackward0, (input,),
                   kernel_size=kernel, dilation=dilation, padding=padding, stride=stride,
                   batched=batched)
