@@ -15,13 +15,17 @@ _passed: set[str] = set()
 
 # The fast tier, `pytest -m hooks`: the cross-checks of hooks and of the backward engine,
 # where everything is exact (which hooks fire, in which order, with what arguments, and
-# the errors), and the hook tracer. About 20 s: the inner loop while changing hooks or the
-# engine (CONTRIBUTING.md, "Running the tests").
+# the errors), and the hook tracer: the inner loop while changing hooks or the engine
+# (CONTRIBUTING.md, "Running the tests"). The fuzzers' recorded sequences replay in it;
+# their fresh draws (300 and 1000 examples, most of the time the tier would take) run with
+# the whole suite.
 HOOKS_TIER = [f"tests/conformance/test_{name}.py" for name in (
     "tensor_hooks", "module_forward_hooks", "module_backward_hooks", "module_hooks_on_layers",
     "module_private_hooks_and_swap", "multi_grad_hook", "saved_tensor_hooks", "optim_hooks",
     "engine_order", "grad_mode_in_backward", "create_graph", "custom_function",
     "hook_fuzz", "hook_order_fuzz")] + ["tests/test_trace.py"]
+FRESH_FUZZING = {"test_random_hook_sequences_behave_as_in_pytorch",
+                 "test_random_graphs_fire_every_hook_in_pytorchs_order"}
 
 
 def pytest_report_header(config):
@@ -37,7 +41,7 @@ def pytest_collection_modifyitems(config, items):
     """Two markers: ``hooks``, the fast exact tier; ``trains``, the tests of numbers from
     training, which CI runs again with the matrix products perturbed."""
     for item in items:
-        if item.nodeid.split("::", 1)[0] in HOOKS_TIER:
+        if item.nodeid.split("::", 1)[0] in HOOKS_TIER and item.originalname not in FRESH_FUZZING:
             item.add_marker(pytest.mark.hooks)
         if _trains(item):
             item.add_marker("trains")

@@ -56,7 +56,8 @@ def test_a_tensor_reads_back_bit_for_bit(dtype, size):
     shape = (2, size // 2)
     value = TensorValue.of(f"torch.{dtype}", array.reshape(shape))
     stored = recording.encode(value)
-    assert ("base64" in stored) == (size > recording.READABLE_VALUES)
+    written = recording.encode_value(value)
+    assert ("base64" in written) == (size > recording.READABLE_VALUES)
     back = recording.decode(json.loads(json.dumps(stored)))
     assert (back.dtype, back.shape) == (f"torch.{dtype}", shape)
     assert back.array.dtype == array.dtype and back.array.flags.writeable
@@ -70,8 +71,7 @@ def test_a_long_answer_is_stored_compressed_and_reads_back():
     answer = ["tensor([" + ", ".join(["0.5000"] * 400) + "])", list(range(300))]
     stored = recording.encode(answer)
     assert list(stored) == ["__zlib__"] and len(json.dumps(stored)) < 1000 < len(str(answer))
-    noise = np.random.default_rng(0).integers(0, 2**62, 40).tolist()  # does not compress
-    assert recording.encode(noise) == noise
+    assert recording.encode([1.5, "short"]) == [1.5, "short"]
     assert recording.decode(json.loads(json.dumps(stored))) == answer
 
 
