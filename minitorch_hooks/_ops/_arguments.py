@@ -18,6 +18,7 @@ See <https://docs.pytorch.org/docs/2.13/notes/extending.html>
 from __future__ import annotations
 
 import functools
+import inspect
 from collections.abc import Callable
 from numbers import Number
 from typing import Any, NamedTuple
@@ -105,20 +106,40 @@ def _accepts(parameter: _Parameter, value: Any) -> bool:
     return parameter.number and isinstance(value, (Number, np.generic))
 
 
+# PyTorch's argument parser also takes NumPy's names for two parameters: ``x.sum(axis=1)``,
+# ``x.mean(axis=0, keepdims=True)``, ``torch.argmax(x, axis=-1)``.
+_NUMPY_NAMES = {"axis": "dim", "keepdims": "keepdim"}
+
+
+def _numpy_aliases(operation: Callable[..., Any]) -> dict[str, str]:
+    """The NumPy names ``operation`` accepts: those of its parameters that have one."""
+    try:
+        own = inspect.signature(operation).parameters
+    except (TypeError, ValueError):  # a builtin or a class without a signature
+        return {}
+    return {alias: name for alias, name in _NUMPY_NAMES.items()
+            if name in own and alias not in own}
+
+
 def checked(operation: Callable[..., Any], name: str | None = None, *,
             method: bool = False) -> Callable[..., Any]:
     """``operation`` as the public function (or, with ``method``, Tensor method) ``name``,
-    checking its tensor parameters first; the operation itself when there is nothing to
-    check."""
+    checking its tensor parameters first and reading NumPy's names of ``dim`` and
+    ``keepdim``; the operation itself when there is nothing to check or rename."""
     name = name or operation.__name__
     listed = TENSOR_PARAMETERS.get(name, ())[1 if method else 0:]
     parameters = tuple(_Parameter(p.rstrip("#?"), i + method, p.endswith("#"), p.endswith("?"))
                        for i, p in enumerate(listed))
-    if not parameters:
+    aliases = _numpy_aliases(operation)
+    if not parameters and not aliases:
         return operation
 
     @functools.wraps(operation)
     def with_checked_arguments(*args: Any, **kwargs: Any) -> Any:
+        if kwargs and aliases:
+            for alias, own in aliases.items():
+                if alias in kwargs:
+                    kwargs[own] = kwargs.pop(alias)
         for parameter in parameters:
             if parameter.index < len(args):
                 value, position = args[parameter.index], parameter.index + 1 - method

@@ -280,3 +280,26 @@ def test_clip_grad_value(foreach):
 def test_clip_grad_value_of_nothing():
     assert_same_outcome(lambda torch: torch.nn.utils.clip_grad_value_(
         [torch.nn.Parameter(torch.ones(2))], 1.0))
+
+
+@pytest.mark.parametrize("call", [
+    pytest.param(lambda torch, x: x.sum(axis=1, keepdims=True), id="x.sum(axis, keepdims)"),
+    pytest.param(lambda torch, x: torch.sum(x, axis=0), id="torch.sum(axis)"),
+    pytest.param(lambda torch, x: torch.argmax(x, axis=-1), id="torch.argmax(axis)"),
+    pytest.param(lambda torch, x: x.mean(axis=0), id="x.mean(axis)"),
+    pytest.param(lambda torch, x: torch.max(x, axis=1), id="torch.max(axis)"),
+    pytest.param(lambda torch, x: x.amax(axis=(0, 1), keepdims=True), id="x.amax(axis)"),
+    pytest.param(lambda torch, x: x.softmax(axis=1), id="x.softmax(axis)"),
+    pytest.param(lambda torch, x: x.std(axis=1), id="x.std(axis)"),
+    pytest.param(lambda torch, x: x.cumsum(axis=1), id="x.cumsum(axis)"),
+    pytest.param(lambda torch, x: x.unsqueeze(axis=0).shape, id="x.unsqueeze(axis)"),
+])
+def test_numpy_names_for_dim_and_keepdim(call):
+    """PyTorch's argument parser takes ``axis`` for ``dim`` and ``keepdims`` for
+    ``keepdim``, NumPy's names, as library code written for both uses them."""
+    def scenario(torch):
+        x = leaf(torch, values((2, 3), seed=11))
+        out = call(torch, x)
+        return out, graph(out.grad_fn) if hasattr(out, "grad_fn") else None
+
+    assert_same_outcome(scenario)
