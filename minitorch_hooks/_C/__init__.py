@@ -12,7 +12,8 @@ from .. import _warnings
 from .._generator import Generator
 from .._tensor import TensorBase
 from ..autograd import grad_mode
-from ..autograd.engine import _EngineBase as _ImperativeEngine
+from ..autograd.engine import _EngineBase
+from ..autograd.engine import _EngineBase as _ImperativeEngine  # PyTorch binds this name too
 from ..autograd.grad_mode import is_grad_enabled
 from ..autograd.graph import current_autograd_node as _current_autograd_node
 from ..autograd.graph import current_graph_task_id as _current_graph_task_id
@@ -20,10 +21,10 @@ from ..autograd.graph import will_engine_execute_node as _will_engine_execute_no
 from ..autograd.variable import _LegacyVariableBase
 from . import _autograd
 
-__all__ = ["Generator", "TensorBase", "_ImperativeEngine", "_LegacyVariableBase", "_WeakTensorRef",
-           "_autograd", "_current_autograd_node", "_current_graph_task_id", "_get_warnAlways",
-           "_set_grad_enabled",
-           "_set_warnAlways", "_will_engine_execute_node", "is_grad_enabled"]
+__all__ = ["Generator", "TensorBase", "_EngineBase", "_ImperativeEngine", "_LegacyVariableBase",
+           "_WeakTensorRef", "_autograd", "_current_autograd_node", "_current_graph_task_id",
+           "_get_warnAlways", "_set_grad_enabled", "_set_warnAlways", "_will_engine_execute_node",
+           "is_grad_enabled"]
 
 
 def _check_bool(value: Any, message: str) -> None:

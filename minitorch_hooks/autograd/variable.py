@@ -32,6 +32,8 @@ class _LegacyVariableBase:
     returns a tensor rather than an instance of the class. (``name`` named the tensor for
     PyTorch's C++ debugging output; nothing in Python shows it.)"""
 
+    __module__ = "minitorch_hooks._C"  # where PyTorch's is, a C++ class
+
     def __new__(cls, data: Tensor | None = None, requires_grad: bool = False,
                 volatile: bool = False, _grad_fn: Any = None, name: str | None = None,
                 **unknown: Any) -> Tensor:
