@@ -883,8 +883,7 @@ def test_a_planted_mistake_fails_in_a_few_lines_once_per_check(capsys, workdir, 
     assert len(failure) <= 15
     assert " ".join(" ".join(failure).split()).startswith(
         "FAIL step 1: capture_last_conv stores the last convolution's output and gradient "
-        "the stored gradients have shape [6, 4, 4, 4]; the last Conv2d's output is "
-        "[6, 6, 4, 4]: grad_input or grad_output?")
+        "the stored gradient has 4 channels where the last convolution has 6")
     assert "[[" not in out and len(out) < 3000  # no tensor dumped
     titles = [line for line in lines if line.startswith(("  PASS ", "  FAIL ", "  TODO "))]
     assert len(titles) == len(EXERCISES[15].checks())  # one line per check
@@ -903,10 +902,9 @@ def test_large_values_are_described_not_dumped():
     assert describe(None) == "None"
     with pytest.raises(CheckFailed, match=r"^x has shape \[6, 4, 4, 4\], expected \[4\]$"):
         expect_close(big, [1, 2, 3, 4], "x")
-    with pytest.raises(CheckFailed) as failure:
+    with pytest.raises(CheckFailed) as failure:  # where a large value differs, in one line
         expect_close(big, big + 1, "x")
-    assert str(failure.value).endswith("; the largest difference is 1")
-    assert len(str(failure.value)) < 200
+    assert str(failure.value) == "x at [0, 0, 0, 0] is 0, expected 1 (384 of 384 values differ)"
 
 
 def test_a_report_taller_than_the_terminal_goes_through_the_pager(monkeypatch, workdir):
