@@ -98,9 +98,9 @@ def test_run_svg_and_mermaid_write_the_timeline_to_files(capsys, tmp_path):
      "TorchFeatureNotImplementedError: torch.fft is not implemented by minitorch_hooks"),
     ("import torch.distributions\n", "import torch.distributions",
      "ModuleNotFoundError: torch.distributions is not implemented by minitorch_hooks"),
-    ("from torch.utils.checkpoint import checkpoint\n",
-     "from torch.utils.checkpoint import checkpoint",
-     "ModuleNotFoundError: torch.utils.checkpoint is not implemented by minitorch_hooks"),
+    ("from torch.utils.tensorboard import SummaryWriter\n",
+     "from torch.utils.tensorboard import SummaryWriter",
+     "ModuleNotFoundError: torch.utils.tensorboard is not implemented by minitorch_hooks"),
     ("torch.nn.functional.elu(torch.ones(1))\n", "torch.nn.functional.elu(torch.ones(1))",
      "torch.nn.functional.elu is not implemented by minitorch_hooks"),
     ("torch.kron(torch.ones(2), torch.ones(2))\n", "torch.kron(torch.ones(2), torch.ones(2))",
@@ -122,7 +122,7 @@ def test_an_unsupported_feature_fails_with_a_message_naming_it(capsys, tmp_path,
 def test_feature_detection_still_works_on_the_aliases(capsys, tmp_path):
     code, out, _ = run(capsys, "run", script(tmp_path, """
         import torch
-        print(hasattr(torch, "compile"), getattr(torch, "cuda", None), hasattr(torch, "nn"))
+        print(hasattr(torch, "compile"), getattr(torch, "fft", None), hasattr(torch, "nn"))
         try:
             import torch.fft
         except ImportError as error:
