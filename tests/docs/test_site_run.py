@@ -238,19 +238,19 @@ def test_exercise_check_in_the_page(browser, base_url: str, runtime_site: Path,
     assert "not done yet" in report.inner_text()
     warm = []
     if locale == "en":
-        # A wrong step: the first failure offers the hint, the second one shows it (the
+        # A wrong step: the first failure offers a nudge, the second one shows it (the
         # failures are remembered in the browser, as beside the file in a terminal).
         wrong = solution.replace("= output.detach()", "= output")
         assert wrong != solution
-        hint = next(iter(EXERCISE.checks())).hint
+        nudge = next(iter(EXERCISE.checks())).nudge
         editor.fill(wrong)
         warm.append(reader.click_and_wait(exercise, label["check"]))
         assert exercise.get_attribute("data-run-status") == "failed"
-        shown_hint = re.compile(r"^ +hint: " + re.escape(hint.split()[0]), re.MULTILINE)
-        assert "(for a hint" in report.inner_text()
-        assert not shown_hint.search(report.inner_text())
+        shown_nudge = re.compile(r"^ +nudge: " + re.escape(nudge.split()[0]), re.MULTILINE)
+        assert "(a nudge" in report.inner_text()
+        assert not shown_nudge.search(report.inner_text())
         warm.append(reader.click_and_wait(exercise, label["check"]))
-        assert shown_hint.search(report.inner_text()), report.inner_text()
+        assert shown_nudge.search(report.inner_text()), report.inner_text()
     editor.fill(solution)
     warm.append(reader.click_and_wait(exercise, label["check"]))
     assert exercise.get_attribute("data-run-status") == "passed", report.inner_text()
