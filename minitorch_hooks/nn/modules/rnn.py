@@ -41,7 +41,7 @@ _GATES = {"LSTM": 4, "GRU": 3, "RNN_TANH": 1, "RNN_RELU": 1}
 def _refuse_packed(input: Any) -> None:
     """A ``PackedSequence`` (from ``nn.utils.rnn.pack_padded_sequence``) is a named tuple,
     not a tensor: PyTorch runs the layer on its ragged batches, minitorch_hooks does not."""
-    if not isinstance(input, Tensor):
+    if not isinstance(input, Tensor) and hasattr(input, "batch_sizes"):
         raise NotImplementedError(f"minitorch_hooks does not run recurrent layers on a "
                                   f"{type(input).__name__}: pass a padded tensor")
 
