@@ -157,17 +157,7 @@ class Tensor(TensorBase):
         an expanded dimension has stride 0, its elements all one place in memory.
         See <https://docs.pytorch.org/docs/2.13/generated/torch.Tensor.stride.html>
         """
-        data = self._data
-        if data.size == 0:
-            # No element is in memory, so NumPy's strides say nothing; PyTorch's kernels
-            # give an empty result the contiguous strides, counting a size 0 as 1.
-            strides, step = [], 1
-            for size in reversed(data.shape):
-                strides.insert(0, step)
-                step *= max(size, 1)
-            strides = tuple(strides)
-        else:
-            strides = tuple(step // data.itemsize for step in data.strides)
+        strides = tuple(step // self._data.itemsize for step in self._data.strides)
         if dim is None:
             return strides
         if self._data.ndim == 0:

@@ -12,7 +12,7 @@ from .. import _warnings
 from .._generator import Generator
 from .._tensor import TensorBase
 from ..autograd import grad_mode
-from ..autograd.engine import _EngineBase
+from ..autograd.engine import _EngineBase  # noqa: F401 - where its __module__ says it lives
 from ..autograd.engine import _EngineBase as _ImperativeEngine  # PyTorch binds this name too
 from ..autograd.grad_mode import is_grad_enabled
 from ..autograd.graph import current_autograd_node as _current_autograd_node
@@ -21,7 +21,7 @@ from ..autograd.graph import will_engine_execute_node as _will_engine_execute_no
 from ..autograd.variable import _LegacyVariableBase
 from . import _autograd
 
-__all__ = ["Generator", "TensorBase", "_EngineBase", "_ImperativeEngine", "_LegacyVariableBase",
+__all__ = ["Generator", "TensorBase", "_ImperativeEngine", "_LegacyVariableBase",
            "_WeakTensorRef", "_autograd", "_current_autograd_node", "_current_graph_task_id",
            "_get_warnAlways", "_set_grad_enabled", "_set_warnAlways", "_will_engine_execute_node",
            "is_grad_enabled"]

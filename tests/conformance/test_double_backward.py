@@ -438,6 +438,13 @@ def test_gradgradcheck_agrees_on_a_sample_of_the_table(op, arrays):
     """``gradgradcheck`` against finite differences, on both libraries."""
     def scenario(torch):
         leaves = tuple(torch.tensor(a, requires_grad=True) for a in arrays)
-        return torch.autograd.gradgradcheck(lambda *xs: op(torch, *xs), leaves)
+        try:
+            return torch.autograd.gradgradcheck(lambda *xs: op(torch, *xs), leaves)
+        except RuntimeError as error:
+            if type(error).__name__ != "GradcheckError":
+                raise
+            # A failure prints the two Jacobians, whose last digits depend on the CPU's
+            # arithmetic: the verdict and its first line are what both must agree on.
+            return f"GradcheckError: {str(error).splitlines()[0]}"
 
     assert_same_outcome(scenario)

@@ -38,6 +38,14 @@ __all__ = ["GRU", "LSTM", "RNN", "GRUCell", "LSTMCell", "RNNBase", "RNNCell", "R
 _GATES = {"LSTM": 4, "GRU": 3, "RNN_TANH": 1, "RNN_RELU": 1}
 
 
+def _refuse_packed(input: Any) -> None:
+    """A ``PackedSequence`` (from ``nn.utils.rnn.pack_padded_sequence``) is a named tuple,
+    not a tensor: PyTorch runs the layer on its ragged batches, minitorch_hooks does not."""
+    if not isinstance(input, Tensor) and hasattr(input, "batch_sizes"):
+        raise NotImplementedError(f"minitorch_hooks does not run recurrent layers on a "
+                                  f"{type(input).__name__}: pass a padded tensor")
+
+
 class RNNBase(Module):
     """What the three recurrent layers share: their parameters, checks and ``extra_repr``.
     See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.RNNBase.html>
@@ -186,6 +194,7 @@ class RNNBase(Module):
                  ) -> tuple[Tensor, Tensor, bool]:
         """RNN and GRU: an unbatched input (and hidden state) gets a batch of one, and a
         missing hidden state is zeros."""
+        _refuse_packed(input)
         if input.dim() not in (2, 3):
             raise ValueError(f"{name}: Expected input to be 2D or 3D, got {input.dim()}D "
                              + ("tensor instead" if name == "RNN" else "instead"))
@@ -288,6 +297,7 @@ class LSTM(RNNBase):
     def forward(self, input: Tensor, hx: tuple[Tensor, Tensor] | None = None
                 ) -> tuple[Tensor, tuple[Tensor, Tensor]]:
         num_directions = 2 if self.bidirectional else 1
+        _refuse_packed(input)
         if input.dim() not in (2, 3):
             raise ValueError(f"LSTM: Expected input to be 2D or 3D, got {input.dim()}D instead")
         is_batched = input.dim() == 3
