@@ -137,14 +137,16 @@ def run_suite() -> tuple[dict[str, dict[str, Behaviour]], str]:
         from minitorch_hooks.cli.pytorch import MISSING
 
         sys.exit(f"the conformance page needs PyTorch: {MISSING}")
-    return _pytest_suite([]).behaviours(), torch.__version__
+    # The release, not the build (``+cpu``): the page reads the same from a live run and
+    # from the recordings.
+    return _pytest_suite([]).behaviours(), torch.__version__.split("+")[0]
 
 
 def suite_all_passing() -> tuple[dict[str, dict[str, Behaviour]], str]:
     """The suite collected, not run, with every case counted as passed; and the PyTorch
     version the page is generated with: the installed one, or else the pinned one."""
     try:
-        version = importlib.metadata.version("torch")
+        version = importlib.metadata.version("torch").split("+")[0]  # the release, not +cpu
     except importlib.metadata.PackageNotFoundError:
         pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
         [version] = re.findall(r'^conformance = \["torch==([^"]+)"\]$', pyproject, re.M)

@@ -23,7 +23,7 @@ from types import SimpleNamespace
 
 import pytest
 import yaml
-from docs_support import ROOT
+from docs_support import ROOT, skip_or_fail
 
 from docs_tools import blocks, run_in_browser
 
@@ -47,6 +47,8 @@ def page_runner():
 
 def test_without_npm_the_site_has_no_run_buttons_and_says_so_once(
         tmp_path: Path, monkeypatch, caplog) -> None:
+    if importlib.util.find_spec("mkdocs") is None:  # the site's hooks need it
+        skip_or_fail("the docs extra is not installed: pip install -e '.[docs]'")
     monkeypatch.setattr(run_in_browser, "CACHE", tmp_path / "no-runtime-here")
     monkeypatch.setenv("PATH", str(tmp_path))  # no npm on it
     monkeypatch.delenv(run_in_browser.SWITCH, raising=False)
