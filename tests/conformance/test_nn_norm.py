@@ -169,12 +169,18 @@ def test_hooks_watch_the_running_statistics():
             module.register_full_backward_hook(
                 lambda m, gi, go, name=name: seen.append(("backward", name, gi, go)))
         for seed in range(2):
-            model(leaf(torch, values((5, 4), seed=seed))).sum().backward()
+            # Weighted: a plain sum of LayerNorm's outputs is 0 whatever the input, so its
+            # gradients would be rounding noise, different on every CPU's kernel.
+            out = model(leaf(torch, values((5, 4), seed=seed)))
+            (out * upstream(torch, out)).sum().backward()
         model.eval()
         model(torch.tensor(values((2, 4), seed=5)))
         return seen, dict(model.state_dict())
 
-    assert_same_outcome(scenario, rtol=1e-4, atol=1e-5)
+    # The gradients reach 15 through BatchNorm's normalisation; float32 rounding of terms
+    # that large is ~2e-6 each, and where they cancel a small entry keeps an absolute error
+    # up to ~2e-5 that depends on the CPU's kernel: atol 1e-4 covers it five times over.
+    assert_same_outcome(scenario, rtol=1e-4, atol=1e-4)
 
 
 def test_functional_batch_norm_with_and_without_buffers():
