@@ -84,8 +84,9 @@ def _warn_once_about_same_padding() -> None:
                       stacklevel=4)
 
 
-def _check_conv(input: Tensor, weight: Tensor, bias: Tensor | None, stride: list[int],
-                padding: list[int], dilation: list[int], groups: int) -> None:
+def _check_geometry(stride: list[int], padding: list[int], dilation: list[int],
+                    groups: int) -> None:
+    """The checks every convolution, plain or transposed, makes first, in PyTorch's order."""
     if any(p < 0 for p in padding):
         raise RuntimeError("negative padding is not supported")
     if any(s <= 0 for s in stride):
@@ -94,6 +95,11 @@ def _check_conv(input: Tensor, weight: Tensor, bias: Tensor | None, stride: list
         raise RuntimeError("non-positive dilation is not supported")
     if groups <= 0:
         raise RuntimeError("non-positive groups is not supported")
+
+
+def _check_conv(input: Tensor, weight: Tensor, bias: Tensor | None, stride: list[int],
+                padding: list[int], dilation: list[int], groups: int) -> None:
+    _check_geometry(stride, padding, dilation, groups)
     weight_size, input_size = list(weight.shape), list(input.shape)
     if weight_size[0] % groups:
         raise RuntimeError(f"Given groups={groups}, expected weight to be divisible by "

@@ -17,7 +17,7 @@ from typing import Any
 from .._ops import conv as _conv
 from .._ops.shape import squeeze, unsqueeze
 from .._tensor import Tensor
-from ._functional_conv import _convnd, _expand_param
+from ._functional_conv import _check_geometry, _convnd, _expand_param
 
 __all__ = ["conv3d", "conv_transpose1d", "conv_transpose2d"]
 
@@ -48,14 +48,7 @@ def _check_transposed(input: Tensor, weight: Tensor, bias: Tensor | None, stride
     ``(in, out // groups)``), then its kernel's check of ``output_padding``, which it
     reports in two dimensions also for a 1-d convolution."""
     weight_size, input_size = list(weight.shape), list(input.shape)
-    if any(p < 0 for p in padding):
-        raise RuntimeError("negative padding is not supported")
-    if any(s <= 0 for s in stride):
-        raise RuntimeError("non-positive stride is not supported")
-    if any(d <= 0 for d in dilation):
-        raise RuntimeError("non-positive dilation is not supported")
-    if groups <= 0:
-        raise RuntimeError("non-positive groups is not supported")
+    _check_geometry(stride, padding, dilation, groups)
     if weight_size[0] % groups:
         raise RuntimeError(f"Given groups={groups}, expected weight to be divisible by "
                            f"{groups} at dimension 0, but got weight of size [{weight_size}] "
