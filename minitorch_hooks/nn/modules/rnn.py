@@ -9,12 +9,15 @@ output must return the same structure. ``LSTMCell`` returns ``(h, c)``, the othe
 tensor.
 
 The parameters are named ``weight_ih_l{k}``, ``weight_hh_l{k}``, ``bias_ih_l{k}``,
-``bias_hh_l{k}`` for layer ``k`` (with ``_reverse`` for the backward direction), registered
-in that order, and drawn in that order from ``U(-1/sqrt(hidden_size), 1/sqrt(hidden_size))``
-as in PyTorch, so a seeded model starts from the same weights. Inputs are
-``(seq, batch, features)``, or ``(batch, seq, features)`` with ``batch_first``, or
-unbatched ``(seq, features)``. Packed sequences and LSTM projections (``proj_size``) are
-not in minitorch_hooks.
+``bias_hh_l{k}`` for layer ``k`` (with ``_reverse`` for the backward direction), and
+``weight_hr_l{k}`` for an LSTM's projection (``proj_size``), registered in that order, and
+drawn in that order from ``U(-1/sqrt(hidden_size), 1/sqrt(hidden_size))`` as in PyTorch, so
+a seeded model starts from the same weights. Inputs are ``(seq, batch, features)``, or
+``(batch, seq, features)`` with ``batch_first``, or unbatched ``(seq, features)``, or a
+``PackedSequence`` (``nn.utils.rnn.pack_padded_sequence``): then the output is a
+``PackedSequence`` too, and the hooks see both, ``(PackedSequence, h_n)``. A packed batch
+sorted by ``enforce_sorted=False`` runs in its sorted order; the given ``h_0`` is permuted
+into that order (``permute_hidden``) and ``h_n`` back into the caller's.
 See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.RNN.html>
 """
 
@@ -31,19 +34,12 @@ from ..._tensor import Tensor
 from .. import _functional_rnn as rnn
 from .. import init
 from ..parameter import Parameter
+from ..utils.rnn import PackedSequence
 from .module import Module
 
 __all__ = ["GRU", "LSTM", "RNN", "GRUCell", "LSTMCell", "RNNBase", "RNNCell", "RNNCellBase"]
 
 _GATES = {"LSTM": 4, "GRU": 3, "RNN_TANH": 1, "RNN_RELU": 1}
-
-
-def _refuse_packed(input: Any) -> None:
-    """A ``PackedSequence`` (from ``nn.utils.rnn.pack_padded_sequence``) is a named tuple,
-    not a tensor: PyTorch runs the layer on its ragged batches, minitorch_hooks does not."""
-    if not isinstance(input, Tensor) and hasattr(input, "batch_sizes"):
-        raise NotImplementedError(f"minitorch_hooks does not run recurrent layers on a "
-                                  f"{type(input).__name__}: pass a padded tensor")
 
 
 class RNNBase(Module):
@@ -77,20 +73,22 @@ class RNNBase(Module):
         self._check_sizes(input_size, hidden_size, num_layers, proj_size, bias, batch_first)
         if mode not in _GATES:
             raise ValueError("Unrecognized RNN mode: " + mode)
-        if proj_size > 0:
-            raise NotImplementedError("LSTM(proj_size > 0) is not implemented in "
-                                      "minitorch_hooks")
         gate_size = _GATES[mode] * hidden_size
+        # With projections the hidden state h has proj_size features (c keeps hidden_size).
+        real_hidden_size = proj_size if proj_size > 0 else hidden_size
         self._flat_weights_names: list[str] = []
         self._all_weights: list[list[str]] = []
         for layer in range(num_layers):
             for direction in range(num_directions):
-                layer_input_size = input_size if layer == 0 else hidden_size * num_directions
+                layer_input_size = (input_size if layer == 0
+                                    else real_hidden_size * num_directions)
                 suffix = "_reverse" if direction == 1 else ""
                 shapes = [("weight_ih_l{}{}", (gate_size, layer_input_size)),
-                          ("weight_hh_l{}{}", (gate_size, hidden_size))]
+                          ("weight_hh_l{}{}", (gate_size, real_hidden_size))]
                 if bias:
                     shapes += [("bias_ih_l{}{}", (gate_size,)), ("bias_hh_l{}{}", (gate_size,))]
+                if proj_size > 0:
+                    shapes += [("weight_hr_l{}{}", (proj_size, hidden_size))]
                 names = []
                 for pattern, shape in shapes:
                     name = pattern.format(layer, suffix)
@@ -158,11 +156,18 @@ class RNNBase(Module):
             raise RuntimeError(f"input.size(-1) must be equal to input_size. Expected "
                                f"{self.input_size}, got {input.size(-1)}")
 
+    def _mini_batch(self, input: Tensor, batch_sizes: Tensor | None) -> int:
+        """The batch size: of the first step of a packed input (its longest)."""
+        if batch_sizes is not None:
+            return int(batch_sizes[0])
+        return input.size(0) if self.batch_first else input.size(1)
+
     def get_expected_hidden_size(self, input: Tensor, batch_sizes: Tensor | None
                                  ) -> tuple[int, int, int]:
-        mini_batch = input.size(0) if self.batch_first else input.size(1)
         num_directions = 2 if self.bidirectional else 1
-        return (self.num_layers * num_directions, mini_batch, self.hidden_size)
+        real_hidden_size = self.proj_size if self.proj_size > 0 else self.hidden_size
+        return (self.num_layers * num_directions, self._mini_batch(input, batch_sizes),
+                real_hidden_size)
 
     def check_hidden_size(self, hx: Tensor, expected_hidden_size: tuple[int, int, int],
                           msg: str = "Expected hidden size {}, got {}") -> None:
@@ -173,6 +178,14 @@ class RNNBase(Module):
                            batch_sizes: Tensor | None) -> None:
         self.check_input(input, batch_sizes)
         self.check_hidden_size(hidden, self.get_expected_hidden_size(input, batch_sizes))
+
+    def permute_hidden(self, hx: Tensor, permutation: Tensor | None) -> Tensor:
+        """The hidden state's batch (dimension 1) in the order ``permutation`` gives: a
+        packed batch runs sorted longest first, while ``h_0`` and ``h_n`` are in the
+        caller's order."""
+        if permutation is None:
+            return hx
+        return hx.index_select(1, permutation)
 
     def extra_repr(self) -> str:
         s = "{input_size}, {hidden_size}"
@@ -194,7 +207,6 @@ class RNNBase(Module):
                  ) -> tuple[Tensor, Tensor, bool]:
         """RNN and GRU: an unbatched input (and hidden state) gets a batch of one, and a
         missing hidden state is zeros."""
-        _refuse_packed(input)
         if input.dim() not in (2, 3):
             raise ValueError(f"{name}: Expected input to be 2D or 3D, got {input.dim()}D "
                              + ("tensor instead" if name == "RNN" else "instead"))
@@ -211,14 +223,27 @@ class RNNBase(Module):
             raise RuntimeError(f"For batched 3-D input, hx should also be 3-D but got "
                                f"{hx.dim()}-D tensor")
         if hx is None:
-            num_directions = 2 if self.bidirectional else 1
-            max_batch_size = input.size(0) if self.batch_first else input.size(1)
-            hx = zeros(self.num_layers * num_directions, max_batch_size, self.hidden_size,
-                       dtype=input.dtype)
+            hx = self._zero_hidden(input, self._mini_batch(input, None))
         return input, hx, is_batched
 
-    def _one_hidden_forward(self, cell: rnn.Cell, input: Tensor, hx: Tensor | None,
-                            name: str) -> tuple[Tensor, Tensor]:
+    def _zero_hidden(self, input: Tensor, max_batch_size: int) -> Tensor:
+        num_directions = 2 if self.bidirectional else 1
+        return zeros(self.num_layers * num_directions, max_batch_size, self.hidden_size,
+                     dtype=input.dtype)
+
+    def _one_hidden_forward(self, cell: rnn.Cell, input: Tensor | PackedSequence,
+                            hx: Tensor | None, name: str
+                            ) -> tuple[Tensor | PackedSequence, Tensor]:
+        if isinstance(input, PackedSequence):
+            data, batch_sizes, sorted_indices, unsorted_indices = input
+            hx = (self._zero_hidden(data, int(batch_sizes[0])) if hx is None
+                  else self.permute_hidden(hx, sorted_indices))
+            self.check_forward_args(data, hx, batch_sizes)
+            output, hidden = rnn.one_hidden_rnn(cell, data, hx, self._flat_weights, self.bias,
+                                                self.num_layers, self.dropout, self.training,
+                                                self.bidirectional, batch_sizes=batch_sizes)
+            return (PackedSequence(output, batch_sizes, sorted_indices, unsorted_indices),
+                    self.permute_hidden(hidden, unsorted_indices))
         input, hx, is_batched = self._batched(input, hx, name)
         self.check_forward_args(input, hx, None)
         output, hidden = rnn.one_hidden_rnn(cell, input, hx, self._flat_weights, self.bias,
@@ -253,7 +278,8 @@ class RNN(RNNBase):
                              "or 'relu'.")
         super().__init__(mode, *args, **kwargs)
 
-    def forward(self, input: Tensor, hx: Tensor | None = None) -> tuple[Tensor, Tensor]:
+    def forward(self, input: Tensor | PackedSequence, hx: Tensor | None = None
+                ) -> tuple[Tensor | PackedSequence, Tensor]:
         cell = rnn.tanh_cell if self.mode == "RNN_TANH" else rnn.relu_cell
         return self._one_hidden_forward(cell, input, hx, "RNN")
 
@@ -268,12 +294,16 @@ class GRU(RNNBase):
             raise ValueError("proj_size argument is only supported for LSTM, not RNN or GRU")
         super().__init__("GRU", *args, **kwargs)
 
-    def forward(self, input: Tensor, hx: Tensor | None = None) -> tuple[Tensor, Tensor]:
+    def forward(self, input: Tensor | PackedSequence, hx: Tensor | None = None
+                ) -> tuple[Tensor | PackedSequence, Tensor]:
         return self._one_hidden_forward(rnn.gru_cell_step, input, hx, "GRU")
 
 
 class LSTM(RNNBase):
     """A long short-term memory layer: a cell state ``c`` beside the hidden state ``h``.
+    With ``proj_size > 0``, ``h`` is projected to ``proj_size`` features at every step (by
+    ``weight_hr_l{k}``), so ``h_n`` and the output have ``proj_size`` features where ``c_n``
+    keeps ``hidden_size``.
     See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.LSTM.html>
     """
 
@@ -282,9 +312,9 @@ class LSTM(RNNBase):
 
     def get_expected_cell_size(self, input: Tensor, batch_sizes: Tensor | None
                                ) -> tuple[int, int, int]:
-        mini_batch = input.size(0) if self.batch_first else input.size(1)
         num_directions = 2 if self.bidirectional else 1
-        return (self.num_layers * num_directions, mini_batch, self.hidden_size)
+        return (self.num_layers * num_directions, self._mini_batch(input, batch_sizes),
+                self.hidden_size)
 
     def check_forward_args(self, input: Tensor, hidden: tuple[Tensor, Tensor],
                            batch_sizes: Tensor | None) -> None:
@@ -294,23 +324,42 @@ class LSTM(RNNBase):
         self.check_hidden_size(hidden[1], self.get_expected_cell_size(input, batch_sizes),
                                "Expected hidden[1] size {}, got {}")
 
-    def forward(self, input: Tensor, hx: tuple[Tensor, Tensor] | None = None
-                ) -> tuple[Tensor, tuple[Tensor, Tensor]]:
+    def permute_hidden(self, hx: tuple[Tensor, Tensor], permutation: Tensor | None
+                       ) -> tuple[Tensor, Tensor]:
+        if permutation is None:
+            return hx
+        return hx[0].index_select(1, permutation), hx[1].index_select(1, permutation)
+
+    def _zero_states(self, input: Tensor, max_batch_size: int) -> tuple[Tensor, Tensor]:
         num_directions = 2 if self.bidirectional else 1
-        _refuse_packed(input)
+        real_hidden_size = self.proj_size if self.proj_size > 0 else self.hidden_size
+        h_zeros = zeros(self.num_layers * num_directions, max_batch_size, real_hidden_size,
+                        dtype=input.dtype)
+        c_zeros = zeros(self.num_layers * num_directions, max_batch_size, self.hidden_size,
+                        dtype=input.dtype)
+        return h_zeros, c_zeros
+
+    def forward(self, input: Tensor | PackedSequence,
+                hx: tuple[Tensor, Tensor] | None = None
+                ) -> tuple[Tensor | PackedSequence, tuple[Tensor, Tensor]]:
+        if isinstance(input, PackedSequence):
+            # PyTorch checks nothing here: a wrong hx fails inside the computation.
+            data, batch_sizes, sorted_indices, unsorted_indices = input
+            hx = (self._zero_states(data, int(batch_sizes[0])) if hx is None
+                  else self.permute_hidden(hx, sorted_indices))
+            output, h_n, c_n = rnn.lstm(data, hx, self._flat_weights, self.bias,
+                                        self.num_layers, self.dropout, self.training,
+                                        self.bidirectional, batch_sizes=batch_sizes)
+            return (PackedSequence(output, batch_sizes, sorted_indices, unsorted_indices),
+                    self.permute_hidden((h_n, c_n), unsorted_indices))
         if input.dim() not in (2, 3):
             raise ValueError(f"LSTM: Expected input to be 2D or 3D, got {input.dim()}D instead")
         is_batched = input.dim() == 3
         batch_dim = 0 if self.batch_first else 1
         if not is_batched:
             input = input.unsqueeze(batch_dim)
-        max_batch_size = input.size(0) if self.batch_first else input.size(1)
         if hx is None:
-            h_zeros = zeros(self.num_layers * num_directions, max_batch_size,
-                            self.hidden_size, dtype=input.dtype)
-            c_zeros = zeros(self.num_layers * num_directions, max_batch_size,
-                            self.hidden_size, dtype=input.dtype)
-            hx = (h_zeros, c_zeros)
+            hx = self._zero_states(input, self._mini_batch(input, None))
         elif is_batched:
             if hx[0].dim() != 3 or hx[1].dim() != 3:
                 raise RuntimeError("For batched 3-D input, hx and cx should also be 3-D but got "
@@ -364,8 +413,8 @@ class RNNCellBase(Module):
         for weight in self.parameters():
             init.uniform_(weight, -stdv, stdv)
 
-    def _params(self) -> tuple[Tensor, Tensor, Tensor | None, Tensor | None]:
-        return self.weight_ih, self.weight_hh, self.bias_ih, self.bias_hh
+    def _params(self) -> rnn.CellParams:
+        return rnn.CellParams(self.weight_ih, self.weight_hh, self.bias_ih, self.bias_hh)
 
     def _batched(self, input: Tensor, hx: Tensor | None, name: str
                  ) -> tuple[Tensor, Tensor, bool]:
