@@ -176,6 +176,8 @@ def _layer(cell: Cell, input: Tensor, batch_sizes: list[int] | None, hidden: Hid
         return stack(outputs[::-1] if reverse else outputs, 0), final
     starts = [sum(batch_sizes[:t]) for t in range(len(batch_sizes))]
     times = range(len(batch_sizes) - 1, -1, -1) if reverse else range(len(batch_sizes))
+    # Each step is narrowed out as the loop reaches it, as in ATen (which, going backwards,
+    # grows the hidden state just before the narrow rather than after: same nodes).
     steps = (projected.narrow(0, starts[t], batch_sizes[t]) for t in times)
     if reverse:  # starts with the sequences that run to the last step
         outputs, final, _ = _run_steps(cell, steps, _hidden_rows(hidden, 0, batch_sizes[-1]),

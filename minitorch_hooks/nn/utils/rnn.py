@@ -11,7 +11,9 @@ sequences each step has; an RNN reads step ``t`` as the next ``batch_sizes[t]`` 
 batch back in its original order.
 
 For hooks: a module that takes a ``PackedSequence`` receives the namedtuple in its hooks'
-``args``, and the gradient reaches the padded input through ``PackPaddedSequenceBackward0``.
+``args`` (``nn.RNN``, ``nn.LSTM`` and ``nn.GRU`` run on it and return one, so their
+forward hooks get ``(PackedSequence, h_n)``), and the gradient reaches the padded input
+through ``PackPaddedSequenceBackward0``.
 See <https://docs.pytorch.org/docs/2.13/nn.html#utilities-for-rnn>
 """
 
