@@ -96,7 +96,8 @@ def test_packed_output_hidden_state_and_gradients(make, order, batch_first):
         ((padded * weights).sum() + sum((h * (i + 2)).sum() for i, h in enumerate(finals))
          ).backward()
         return (_described(output), finals, padded, lengths, x.grad, h0.grad,
-                [p.grad for p in layer.parameters()], output.data.is_contiguous())
+                [p.grad for p in layer.parameters()], output.data.stride(),
+                [h.stride() for h in finals])
 
     assert_same_outcome(scenario, rtol=1e-5, atol=1e-6)
 
@@ -142,6 +143,26 @@ def test_the_graph_is_the_cpu_kernels(make, lengths, dtype):
         return _nodes(output.data), [_nodes(h) for h in finals], output.data.grad_fn.name()
 
     assert_same_outcome(scenario)
+
+
+@pytest.mark.parametrize("batch_first", [False, True])
+def test_a_float32_lstm_with_steps_of_one_batch_size_runs_on_onednn(batch_first):
+    """Equal lengths: the packed ``data`` is reshaped to ``(T, B, features)``, run by
+    oneDNN's node, and the output reshaped back; the values and gradients are the
+    cells'."""
+    def scenario(torch):
+        torch.manual_seed(12)
+        layer = torch.nn.LSTM(3, 4, 2, batch_first=batch_first, bidirectional=True)
+        x = _padded(torch, batch_first, seed=13)
+        h0, hx = _initial_state(torch, layer, seed=14)
+        packed = torch.nn.utils.rnn.pack_padded_sequence(x, [4, 4, 4], batch_first=batch_first,
+                                                         enforce_sorted=False)
+        output, (h_n, c_n) = layer(packed, hx)
+        (output.data.pow(2).sum() + h_n.sum() + (c_n * 2).sum()).backward()
+        return (_described(output), h_n, c_n, x.grad, h0.grad,
+                [p.grad for p in layer.parameters()], output.data.grad_fn.name())
+
+    assert_same_outcome(scenario, rtol=1e-5, atol=1e-6)
 
 
 def test_dropout_between_layers_draws_like_pytorch():
