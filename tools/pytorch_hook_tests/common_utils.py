@@ -50,6 +50,7 @@ def _unchanged(*args: Any, **kwargs: Any) -> Any:
 # PyTorch's names.
 skipIfTorchDynamo = slowTest = skipIfMPS = skipIfXpu = skipIfNoLapack = _unchanged  # noqa: N816
 skipIfSlowGradcheckEnv = skipIfWindows = skipCUDANonDefaultStreamIf = _unchanged  # noqa: N816
+markDynamoStrictTest = xfailIfS390X = _unchanged  # noqa: N816
 
 
 def set_rng_seed(seed: int | None = None) -> None:

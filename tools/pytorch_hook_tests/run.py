@@ -32,8 +32,8 @@ from typing import Any
 
 HERE = pathlib.Path(__file__).resolve().parent
 REPOSITORY = HERE.parent.parent
-SHIMS = {"torch.testing._internal.common_utils": HERE / "common_utils.py",
-         "torch.testing._internal.common_nn": HERE / "common_nn.py"}
+SHIMS = {f"torch.testing._internal.{name}": HERE / f"{name}.py"
+         for name in ("common_utils", "common_nn", "common_device_type", "common_optimizers")}
 
 # PyTorch's test files and which of their tests are hook tests: every test of the files
 # about hooks, and the tests of test_autograd.py whose names say hook or retain_grad
@@ -42,6 +42,7 @@ SELECTION: dict[str, str] = {
     "test/nn/test_module_hooks.py": r"",
     "test/nn/test_optimizer_hooks.py": r"",
     "test/test_autograd.py": r"hook|retain",
+    "test/test_optim.py": r"hook",
 }
 
 
