@@ -71,6 +71,16 @@ def disable_gc() -> Iterator[None]:
         yield
 
 
+@contextlib.contextmanager
+def set_warn_always_context(new_val: bool) -> Iterator[None]:
+    old_val = torch.is_warn_always_enabled()
+    torch.set_warn_always(new_val)
+    try:
+        yield
+    finally:
+        torch.set_warn_always(old_val)
+
+
 class parametrize:  # noqa: N801 - PyTorch's name
     """``@parametrize("x", [1, 2])``: expanded by :func:`instantiate_parametrized_tests`."""
 
@@ -188,7 +198,9 @@ def _tensor_difference(actual: Any, expected: Any, atol: float | None, rtol: flo
             tensors.append(torch.tensor(value))
         else:
             return f"cannot compare {type(actual).__name__} with {type(expected).__name__}"
-    a, e = (t.detach() for t in tensors)
+    # A sparse tensor compares by its values, as PyTorch's assertEqual does.
+    a, e = (t.detach().to_dense() if getattr(t, "is_sparse", False) else t.detach()
+            for t in tensors)
     if a.numel() == 1 and e.numel() == 1 and (a.dim() == 0 or e.dim() == 0):
         a, e = a.reshape(()), e.reshape(())  # a number against a one-element tensor
     if tuple(a.shape) != tuple(e.shape):
