@@ -41,8 +41,8 @@ def instantiate_device_type_tests(generic_test_class: type, scope: dict, **kwarg
         members[name] = None  # the generic test is not run itself, only its instances
         for suffix, arguments in _device_cases(value):
             def instance(self: unittest.TestCase, _fn: Callable = value,
-                         _arguments: dict = arguments) -> Any:
-                return _fn(self, **_arguments)
+                         _arguments: dict = arguments, **parametrized: Any) -> Any:
+                return _fn(self, **_arguments, **parametrized)  # @parametrize's too
 
             functools.update_wrapper(instance, value)
             instance.__name__ = f"{name}_{suffix}"
