@@ -14,6 +14,7 @@ from .._warnings import warn_once
 from .engine import run_backward
 from .function import Function, FunctionCtx
 from .grad_mode import (
+    _force_original_view_tracking,  # noqa: F401 - torch.autograd's name
     enable_grad,
     inference_mode,
     is_grad_enabled,

@@ -123,6 +123,36 @@ class inference_mode:  # noqa: N801 - torch's name
         return wrapper  # type: ignore[return-value]
 
 
+class _force_original_view_tracking:  # noqa: N801 - torch's name
+    """Whether autograd regenerates the ``grad_fn`` of a view changed in place by replaying
+    the chain of views from its base (``True``, "view replay") or with one ``as_strided``
+    (``False``, PyTorch's default).
+
+    minitorch_hooks has only the second way (``AsStridedBackward0``, in
+    ``_ops.view_history``), so ``False`` is what it always does and ``True`` is refused.
+    PyTorch's own autograd tests set ``False`` after every test. Like PyTorch's, it takes
+    effect when made, and works as a context manager and as a decorator.
+    See PyTorch's ``torch/autograd/grad_mode.py`` (a private name, without a docs page).
+    """
+
+    def __init__(self, mode: bool) -> None:
+        if mode:
+            from .._missing import TorchFeatureNotImplementedError, not_implemented
+
+            raise TorchFeatureNotImplementedError(
+                not_implemented("torch.autograd._force_original_view_tracking(True)"))
+        self.mode = False
+
+    def __enter__(self) -> None:
+        pass
+
+    def __exit__(self, *exc_info: object) -> None:
+        pass
+
+    def __call__(self, func: F) -> F:
+        return func  # view replay is off everywhere: nothing to switch around ``func``
+
+
 def is_inference_mode_enabled() -> bool:
     """Whether ``inference_mode()`` is on."""
     from .._tensor import InferenceState
