@@ -237,6 +237,14 @@ def _lowest_zeroed(default_mask: Tensor, scores: np.ndarray, count: int) -> Tens
     return mask
 
 
+def _entries_to_prune(t: Tensor, amount: float) -> int:
+    """How many of ``t``'s entries an unstructured method prunes: ``amount`` as a count
+    (an int) or a fraction (a float), and no more than there are."""
+    count = _compute_nparams_toprune(amount, t.numel())
+    _validate_pruning_amount(count, t.numel())
+    return count
+
+
 class RandomUnstructured(BasePruningMethod):
     """Prune ``amount`` entries chosen at random: those where ``rand_like`` drew the largest
     numbers, so a seeded run prunes the same entries as PyTorch."""
@@ -248,8 +256,7 @@ class RandomUnstructured(BasePruningMethod):
         self.amount = amount
 
     def compute_mask(self, t: Tensor, default_mask: Tensor) -> Tensor:
-        count = _compute_nparams_toprune(self.amount, t.numel())
-        _validate_pruning_amount(count, t.numel())
+        count = _entries_to_prune(t, self.amount)
         if count == 0:  # PyTorch draws no random numbers then
             return default_mask.clone()
         return _lowest_zeroed(default_mask, -rand_like(t)._data, count)
@@ -269,8 +276,7 @@ class L1Unstructured(BasePruningMethod):
         self.amount = amount
 
     def compute_mask(self, t: Tensor, default_mask: Tensor) -> Tensor:
-        count = _compute_nparams_toprune(self.amount, t.numel())
-        _validate_pruning_amount(count, t.numel())
+        count = _entries_to_prune(t, self.amount)
         return _lowest_zeroed(default_mask, np.abs(t._data), count)
 
     @classmethod
