@@ -346,7 +346,7 @@ class Optimizer:
         raise NotImplementedError
 
     def _update_each(self, closure: Callable[[], Any] | None) -> Any:
-        """The body of ``step`` for SGD and Adam: update every parameter that has a
+        """The body of each built-in optimiser's ``step``: update every parameter that has a
         ``.grad``. ``closure``, if given, recomputes the loss (with gradients enabled) and
         its result is returned."""
         for group in self.param_groups:  # before any change, for any group added since
