@@ -12,8 +12,7 @@ from .. import _warnings
 from .._generator import Generator
 from .._tensor import TensorBase
 from ..autograd import grad_mode
-from ..autograd.engine import _EngineBase  # noqa: F401 - where its __module__ says it lives
-from ..autograd.engine import _EngineBase as _ImperativeEngine  # PyTorch binds this name too
+from ..autograd.engine import _EngineBase as _ImperativeEngine  # torch._C's only name for it
 from ..autograd.grad_mode import is_grad_enabled
 from ..autograd.graph import current_autograd_node as _current_autograd_node
 from ..autograd.graph import current_graph_task_id as _current_graph_task_id

@@ -115,7 +115,13 @@ def apply_in_place(tensor: Tensor, operation: Callable[..., Tensor], *args: Any,
     ``tensor``'s memory and, when recording, make its node the tensor's history.
     ``may_overlap`` is for the fills, which may write into an expanded tensor;
     ``through_view`` for item assignment, which PyTorch writes through a view of the
-    tensor, so that it records ``CopySlices`` even on a tensor that is not a view."""
+    tensor, so that it records ``CopySlices`` even on a tensor that is not a view.
+
+    Every in-place operation comes here, recorded or not, so that it follows the same
+    promotion, refusals and keywords as its operator. Computing an optimiser's unrecorded
+    ``p.add_(g, alpha=-lr)`` straight into ``p``'s memory would save an array, but as a
+    second path it had NumPy's rules instead (``x.sub_(True)`` went through where PyTorch
+    refuses a bool)."""
     check_in_place(tensor, *args)
     if not may_overlap:
         check_no_internal_overlap(tensor)
@@ -157,11 +163,8 @@ def _write(tensor: Tensor, values: np.ndarray) -> None:
     bump_version(tensor)
 
 
-def _in_place(operation: Callable[..., Tensor], ufunc: np.ufunc | None = None
-              ) -> Callable[..., Tensor]:
+def _in_place(operation: Callable[..., Tensor]) -> Callable[..., Tensor]:
     def method(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
-        if ufunc is not None and _write_directly(self, ufunc, *args, **kwargs):
-            return self
         return apply_in_place(self, lambda t, *a: operation(t, *a, **kwargs), *args)
 
     method.__name__ = operation.__name__ + "_"
@@ -169,32 +172,10 @@ def _in_place(operation: Callable[..., Tensor], ufunc: np.ufunc | None = None
     return method
 
 
-def _write_directly(tensor: Tensor, ufunc: np.ufunc, other: Any, alpha: float = 1) -> bool:
-    """The common case of an optimiser step, ``p.add_(g, alpha=-lr)`` with nothing to
-    record: compute straight into the tensor's memory instead of into a new array that is
-    then copied. Returns False (nothing done) where the general path is needed: recording,
-    or a view (whose base may require grad), or a dtype or shape that the general path must
-    refuse with PyTorch's message."""
-    if tensor._is_inference or _State.enabled and (
-            tensor._requires_grad or tensor._base is not None or any_requires_grad((other,))):
-        return False
-    if 0 in tensor._data.strides:  # perhaps expanded: the general path checks
-        return False
-    value = other._data if isinstance(other, Tensor) else other
-    if alpha != 1:
-        value = value * alpha
-    try:
-        ufunc(tensor._data, value, out=tensor._data, casting="same_kind")
-    except (TypeError, ValueError):
-        return False
-    bump_version(tensor)
-    return True
-
-
-add_ = _in_place(pointwise.add, np.add)
-sub_ = _in_place(pointwise.sub, np.subtract)
-mul_ = _in_place(pointwise.mul, np.multiply)
-div_ = _in_place(pointwise.div, np.true_divide)
+add_ = _in_place(pointwise.add)
+sub_ = _in_place(pointwise.sub)
+mul_ = _in_place(pointwise.mul)
+div_ = _in_place(pointwise.div)
 pow_ = _in_place(pointwise.pow)
 neg_ = _in_place(pointwise.neg)
 exp_ = _in_place(pointwise.exp)

@@ -137,7 +137,9 @@ class _EngineBase:
     See <https://docs.pytorch.org/docs/2.13/autograd.html>
     """
 
-    __module__ = "minitorch_hooks._C"  # where PyTorch's is: a C++ class, torch._C._EngineBase
+    # PyTorch's is a C++ class that prints as ``torch._C._EngineBase``; ``torch._C`` binds
+    # it as ``_ImperativeEngine`` only, and so does ``minitorch_hooks._C``.
+    __module__ = "minitorch_hooks._C"
     __slots__ = ()
 
     def queue_callback(self, callback: Callable[[], Any]) -> None:

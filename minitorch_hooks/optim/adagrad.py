@@ -20,15 +20,16 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from .._creation import full_like, tensor
+from .._creation import full_like
 from .._tensor import Tensor
 from ..autograd.grad_mode import no_grad
-from .optimizer import Optimizer
+from .optimizer import Optimizer, _new_step_count
 
 
 class Adagrad(Optimizer):
     _OPTIONS_ADDED_SINCE = {"foreach": None, "maximize": False, "differentiable": False,
                             "fused": None}
+    _COUNTS_STEPS = True
 
     def __init__(self, params: Iterable[Tensor] | Iterable[dict[str, Any]], lr: float = 1e-2,
                  lr_decay: float = 0, weight_decay: float = 0,
@@ -55,15 +56,8 @@ class Adagrad(Optimizer):
         for group in self.param_groups:
             for param in group["params"]:
                 state = self.state[param]
-                state["step"] = tensor(0.0)
+                state["step"] = _new_step_count()
                 state["sum"] = full_like(param, initial_accumulator_value)
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        """Older checkpoints saved ``step`` as a number; it is a tensor since PyTorch 1.12."""
-        super().__setstate__(state)
-        for param_state in self.state.values():
-            if param_state and not isinstance(param_state["step"], Tensor):
-                param_state["step"] = tensor(float(param_state["step"]))
 
     @no_grad()
     def step(self, closure: Callable[[], Any] | None = None) -> Any:
@@ -72,8 +66,7 @@ class Adagrad(Optimizer):
 
     def _update(self, param: Tensor, group: dict[str, Any]) -> None:
         state = self.state[param]
-        state["step"] += 1
-        step = state["step"].item()
+        step = self._count_step(state)
         grad = -param.grad if group["maximize"] else param.grad
         if group["weight_decay"] != 0:
             grad = grad.add(param, alpha=group["weight_decay"])

@@ -27,16 +27,17 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from .._creation import tensor, zeros_like
+from .._creation import zeros_like
 from .._tensor import Tensor
 from ..autograd.grad_mode import no_grad
-from .optimizer import Optimizer
+from .optimizer import Optimizer, _new_step_count
 
 
 class Adam(Optimizer):
     _OPTIONS_ADDED_SINCE = {"amsgrad": False, "maximize": False, "foreach": None,
                             "capturable": False, "differentiable": False,
                             "decoupled_weight_decay": False, "fused": None}
+    _COUNTS_STEPS = True
 
     def __init__(self, params: Iterable[Tensor] | Iterable[dict[str, Any]], lr: float = 1e-3,
                  betas: tuple[float, float] = (0.9, 0.999), eps: float = 1e-8,
@@ -61,15 +62,6 @@ class Adam(Optimizer):
         super().__init__(params, defaults)
         self._check_implementation_options()
 
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        """Older checkpoints saved ``step`` as a number; it is a tensor since PyTorch 1.12."""
-        super().__setstate__(state)
-        for group in self.param_groups:
-            for param in group["params"]:
-                param_state = self.state.get(param, {})
-                if param_state and not isinstance(param_state["step"], Tensor):
-                    param_state["step"] = tensor(float(param_state["step"]))
-
     @no_grad()
     def step(self, closure: Callable[[], Any] | None = None) -> Any:
         """Update every parameter that has a ``.grad`` (see ``Optimizer._update_each``)."""
@@ -80,13 +72,13 @@ class Adam(Optimizer):
         lr, weight_decay = group["lr"], group["weight_decay"]
         state = self.state[param]
         if not state:  # created lazily, at a parameter's first step
-            state["step"] = tensor(0.0)
+            state["step"] = _new_step_count()
             state["exp_avg"] = zeros_like(param)
             state["exp_avg_sq"] = zeros_like(param)
             if group["amsgrad"]:
                 state["max_exp_avg_sq"] = zeros_like(param)
         exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
-        state["step"] += 1
+        step = self._count_step(state)
         grad = -param.grad if group["maximize"] else param.grad
         if weight_decay != 0:
             if group["decoupled_weight_decay"]:
@@ -95,7 +87,6 @@ class Adam(Optimizer):
                 grad = grad.add(param, alpha=weight_decay)
         exp_avg.add_(grad - exp_avg, alpha=1 - beta1)  # PyTorch: exp_avg.lerp_(grad, 1 - beta1)
         exp_avg_sq.mul_(beta2).add_(grad * grad, alpha=1 - beta2)  # addcmul_(grad, grad, ...)
-        step = state["step"].item()
         step_size = lr / (1 - beta1**step)
         bias_correction2_sqrt = (1 - beta2**step) ** 0.5
         second_moment = exp_avg_sq

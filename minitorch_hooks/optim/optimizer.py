@@ -33,6 +33,7 @@ from collections import OrderedDict, defaultdict
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from .._creation import tensor
 from .._tensor import Tensor
 from ..autograd.grad_mode import enable_grad
 from ..utils.hooks import (
@@ -116,6 +117,9 @@ class Optimizer:
 
     # Options a checkpoint from an older PyTorch may lack, and the value they then take.
     _OPTIONS_ADDED_SINCE: dict[str, Any] = {}
+    # Whether each parameter's state counts its steps in ``state["step"]`` (Adam, RMSprop,
+    # Adagrad do; SGD does not): see ``_new_step_count`` and ``_count_step``.
+    _COUNTS_STEPS = False
 
     def __init__(self, params: Iterable[Tensor] | Iterable[dict[str, Any]]
                  | Iterable[tuple[str, Tensor]], defaults: dict[str, Any]) -> None:
@@ -146,9 +150,12 @@ class Optimizer:
                 "param_groups": self.param_groups}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        """Unpickling, and the end of ``load_state_dict``: subclasses extend it to bring
-        state from older checkpoints up to date (options added since, a ``step`` saved as
-        a number)."""
+        """Unpickling, and the end of ``load_state_dict``: state from an older checkpoint
+        brought up to date. Each group gets the options added since
+        (``_OPTIONS_ADDED_SINCE``), and an optimiser that counts steps turns a ``step``
+        saved as a number (before PyTorch 1.12) into a tensor. PyTorch writes these two
+        loops out in each optimiser's ``__setstate__``; they are the same loop each time,
+        so here they are written once, and a subclass only names its options."""
         self.__dict__.update(state)
         for name, hooks in hook_dicts("optimizer").items():
             self.__dict__.setdefault(name, hooks)
@@ -156,6 +163,12 @@ class Optimizer:
         for group in self.param_groups:
             for name, value in self._OPTIONS_ADDED_SINCE.items():
                 group.setdefault(name, value)
+            if not self._COUNTS_STEPS:
+                continue
+            for param in group["params"]:
+                param_state = self.state.get(param, {})
+                if param_state and not isinstance(param_state["step"], Tensor):
+                    param_state["step"] = _new_step_count(param_state["step"])
 
     def add_param_group(self, param_group: dict[str, Any]) -> None:
         """Add a group; the options it does not set are taken from ``defaults``.
@@ -333,7 +346,7 @@ class Optimizer:
         raise NotImplementedError
 
     def _update_each(self, closure: Callable[[], Any] | None) -> Any:
-        """The body of ``step`` for SGD and Adam: update every parameter that has a
+        """The body of each built-in optimiser's ``step``: update every parameter that has a
         ``.grad``. ``closure``, if given, recomputes the loss (with gradients enabled) and
         its result is returned."""
         for group in self.param_groups:  # before any change, for any group added since
@@ -351,6 +364,14 @@ class Optimizer:
     def _update(self, param: Tensor, group: dict[str, Any]) -> None:
         """One parameter's update: what each optimiser defines."""
         raise NotImplementedError
+
+    @staticmethod
+    def _count_step(state: dict[str, Any]) -> float:
+        """Add one to a parameter's ``state["step"]`` and return the new count, the ``t``
+        of the bias corrections and decays (counted from 1). The count is a tensor, as
+        PyTorch keeps it, and is incremented in place."""
+        state["step"] += 1
+        return state["step"].item()
 
     def _check_implementation_options(self) -> None:
         """The end of a subclass's ``__init__``: PyTorch's checks of ``fused``, which it makes
@@ -383,6 +404,13 @@ class Optimizer:
             text += "".join(f"    {key}: {group[key]}\n" for key in sorted(group)
                             if key != "params")
         return text + ")"
+
+
+def _new_step_count(value: float = 0.0) -> Tensor:
+    """A parameter's step count as PyTorch keeps it since 1.12: a 0-d float32 tensor, so
+    that it can live on the parameter's device (a plain number before, as old checkpoints
+    still hold it)."""
+    return tensor(float(value))
 
 
 def _cast_state(param: Tensor, value: Any, key: str | None = None) -> Any:

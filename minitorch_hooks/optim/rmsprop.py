@@ -23,15 +23,16 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from .._creation import tensor, zeros_like
+from .._creation import zeros_like
 from .._tensor import Tensor
 from ..autograd.grad_mode import no_grad
-from .optimizer import Optimizer
+from .optimizer import Optimizer, _new_step_count
 
 
 class RMSprop(Optimizer):
     _OPTIONS_ADDED_SINCE = {"momentum": 0, "centered": False, "foreach": None,
                             "maximize": False, "differentiable": False, "capturable": False}
+    _COUNTS_STEPS = True
 
     def __init__(self, params: Iterable[Tensor] | Iterable[dict[str, Any]], lr: float = 1e-2,
                  alpha: float = 0.99, eps: float = 1e-8, weight_decay: float = 0,
@@ -55,15 +56,6 @@ class RMSprop(Optimizer):
         super().__init__(params, defaults)
         self._check_implementation_options()
 
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        """Older checkpoints saved ``step`` as a number; it is a tensor since PyTorch 1.12."""
-        super().__setstate__(state)
-        for group in self.param_groups:
-            for param in group["params"]:
-                param_state = self.state.get(param, {})
-                if param_state and not isinstance(param_state["step"], Tensor):
-                    param_state["step"] = tensor(float(param_state["step"]))
-
     @no_grad()
     def step(self, closure: Callable[[], Any] | None = None) -> Any:
         """Update every parameter that has a ``.grad`` (see ``Optimizer._update_each``)."""
@@ -73,14 +65,14 @@ class RMSprop(Optimizer):
         alpha, momentum = group["alpha"], group["momentum"]
         state = self.state[param]
         if not state:  # created lazily, at a parameter's first step
-            state["step"] = tensor(0.0)
+            state["step"] = _new_step_count()
             state["square_avg"] = zeros_like(param)
             if momentum > 0:
                 state["momentum_buffer"] = zeros_like(param)
             if group["centered"]:
                 state["grad_avg"] = zeros_like(param)
         grad = -param.grad if group["maximize"] else param.grad
-        state["step"] += 1
+        self._count_step(state)
         if group["weight_decay"] != 0:
             grad = grad.add(param, alpha=group["weight_decay"])
         square_avg = state["square_avg"]

@@ -51,6 +51,46 @@ def test_layer_values_gradients_and_node(case):
     assert_same_outcome(scenario, rtol=1e-5, atol=1e-6)
 
 
+PADDING_MODES = ["Circular", "Constant", "Reflection", "Replication", "Zero"]
+
+
+@pytest.mark.parametrize("mode", PADDING_MODES)
+def test_padding_layers_make_their_tuples_and_reprs_as_pytorchs(mode):
+    """Every padding class: one number, a list and a ``range`` become its tuple (of any
+    length: the length is F.pad's to check), its repr, and a call without arguments."""
+    def scenario(torch):
+        answers = []
+        for dims in (1, 2, 3):
+            cls = getattr(torch.nn, f"{mode}Pad{dims}d")
+            for padding in (1, [1, 2], range(4)):
+                layer = cls(padding, 2.5) if mode == "Constant" else cls(padding)
+                answers.append((repr(layer), layer.padding))
+            try:
+                cls()
+            except TypeError as error:
+                answers.append(str(error))
+        return answers
+
+    assert_same_outcome(scenario)
+
+
+@pytest.mark.parametrize("dims", [1, 2, 3])
+def test_circular_padding_checks_the_input_dimensions_first(dims):
+    """The layer itself refuses an input of the wrong number of dimensions, before F.pad
+    (an ``n``-d layer takes ``n + 1`` or ``n + 2`` dimensions)."""
+    def scenario(torch):
+        layer = getattr(torch.nn, f"CircularPad{dims}d")(1)
+        answers = []
+        for wrong in (dims, dims + 3):
+            try:
+                layer(torch.ones(*[3] * wrong))
+            except ValueError as error:
+                answers.append(str(error))
+        return answers
+
+    assert_same_outcome(scenario)
+
+
 @pytest.mark.parametrize("name", ["hardtanh", "relu6", "hardswish"])
 def test_gradient_is_selected_not_masked(name):
     """Clipped positions, and the ends of the range, get 0 even from an infinite or nan

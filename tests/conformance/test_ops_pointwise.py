@@ -302,6 +302,33 @@ def test_integer_and_bool_arithmetic(op):
     assert_same_outcome(op)
 
 
+# In-place arithmetic with nothing to record (plain tensors, or an optimiser's step under
+# no_grad) follows the same rules as the operators: promotion, refusals, keywords.
+UNRECORDED_IN_PLACE = [
+    pytest.param(lambda torch, x: x.div_(torch.tensor(0.3)), id="div_ 0-d"),
+    pytest.param(lambda torch, x: x.sub_(True), id="sub_ True"),
+    pytest.param(lambda torch, x: x.add_(torch.tensor(0.1, dtype=torch.float64), alpha=2),
+                 id="add_ 0-d float64 alpha"),
+    pytest.param(lambda torch, x: x.sub_(torch.tensor(0.1, dtype=torch.float64)),
+                 id="sub_ 0-d float64"),
+    pytest.param(lambda torch, x: x.to(torch.int64).add_(0.5), id="int64 add_ float"),
+    pytest.param(lambda torch, x: x.mul_(torch.ones(2, 4)), id="mul_ bigger shape"),
+    pytest.param(lambda torch, x: x.requires_grad_().add_(x.detach(), alpha=-0.1),
+                 id="leaf add_ under no_grad"),
+]
+
+
+@pytest.mark.parametrize("op", UNRECORDED_IN_PLACE)
+def test_in_place_arithmetic_without_recording(op):
+    def scenario(torch):
+        x = torch.tensor([1.3, -2.7, 3.0, 1e-8])  # 0-d float64 operands compute in float32
+        with torch.no_grad():
+            out = op(torch, x)
+        return out, out is x, out._version
+
+    assert_same_outcome(scenario)
+
+
 @pytest.mark.parametrize("other_dtype", ["float64", "int64"])
 def test_gradients_come_back_in_each_inputs_dtype(other_dtype):
     def scenario(torch):

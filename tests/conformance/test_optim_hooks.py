@@ -511,3 +511,19 @@ def test_no_global_optimizer_hook_is_left_behind():
         assert not module._global_optimizer_pre_hooks
         assert not module._global_optimizer_post_hooks
         assert not hasattr(torch.optim, "optimizer")
+
+
+@pytest.mark.parametrize("name", list(OPTIMISERS))
+def test_a_bad_pre_hook_result_names_the_classs_own_step(name):
+    """The error shows the wrapped ``step`` itself: each optimiser defines its own ``step``
+    (``Adam.step``, ``SGD.step``; AdamW inherits Adam's), as PyTorch's do."""
+    def scenario(torch):
+        opt, w, b = _setup(torch, OPTIMISERS[name])
+        opt.register_step_pre_hook(lambda *args: 5)
+        try:
+            opt.step()
+        except RuntimeError as error:
+            return re.sub(r"0x[0-9a-f]+", "0x...", str(error)), type(opt).step.__qualname__
+        return "no error"
+
+    assert_same_outcome(scenario)

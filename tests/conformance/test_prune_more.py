@@ -59,6 +59,21 @@ def test_ln_structured_prunes_the_channels_of_smallest_norm(n, dim, amount):
     assert_same_outcome(scenario, rtol=1e-5, atol=1e-6)
 
 
+def test_ln_structured_by_nuclear_norm_of_three_dimensional_weights():
+    """``n="nuc"``, a matrix norm, needs each channel to be a matrix: a ``Conv1d`` weight
+    (out, in, kernel) along ``dim=0``. The singular values depend on the signs, which the
+    p-norms drop."""
+    def scenario(torch):
+        prune = prune_module(torch)
+        module = torch.nn.Conv1d(3, 4, 2)
+        with torch.no_grad():
+            module.weight.copy_(torch.tensor(values((4, 3, 2), seed=76)))
+        prune.ln_structured(module, "weight", amount=2, n="nuc", dim=0)
+        return module.weight_mask, layout(module)
+
+    assert_same_outcome(scenario)
+
+
 def test_ln_structured_with_importance_scores():
     def scenario(torch):
         prune = prune_module(torch)
@@ -88,6 +103,11 @@ STRUCTURED_ERRORS = {
     "amount": lambda prune, module: prune.random_structured(module, "weight", amount=5, dim=0),
     "negative": lambda prune, module: prune.random_structured(module, "weight", amount=-1,
                                                               dim=0),
+    # the norm is computed, and a bad order refused, even when nothing is pruned
+    "order": lambda prune, module: prune.ln_structured(module, "weight", amount=0, n="bad",
+                                                       dim=0),
+    "nuclear_of_4d": lambda prune, module: prune.ln_structured(module, "weight", amount=1,
+                                                               n="nuc", dim=0),
 }
 
 
@@ -98,7 +118,7 @@ def test_structured_errors_leave_the_module_unchanged(make):
         module = conv(torch)
         try:
             make(prune, module)
-        except (TypeError, ValueError, IndexError) as error:
+        except (TypeError, ValueError, IndexError, RuntimeError) as error:
             return type(error).__name__, str(error), layout(module)
         return "no error"
 

@@ -24,11 +24,7 @@ from .. import functional as F
 from ..parameter import Parameter
 from .linear import Linear
 from .module import Module
-
-
-def _ntuple(value: Any, n: int) -> tuple:
-    """PyTorch's ``_single`` / ``_pair``: a number repeated, a sequence as a tuple."""
-    return tuple(value) if isinstance(value, (tuple, list)) else (value,) * n
+from .utils import _ntuple
 
 
 class _ConvNd(Module):
@@ -49,7 +45,7 @@ class _ConvNd(Module):
             raise ValueError("in_channels must be divisible by groups")
         if out_channels % groups != 0:
             raise ValueError("out_channels must be divisible by groups")
-        kernel_size, stride, dilation = (_ntuple(v, nd) for v in (kernel_size, stride, dilation))
+        kernel_size, stride, dilation = map(_ntuple(nd), (kernel_size, stride, dilation))
         if isinstance(padding, str):
             valid_padding_strings = {"same", "valid"}  # a set, printed in its own order
             if padding not in valid_padding_strings:
@@ -58,7 +54,7 @@ class _ConvNd(Module):
             if padding == "same" and any(s != 1 for s in stride):
                 raise ValueError("padding='same' is not supported for strided convolutions")
         else:
-            padding = _ntuple(padding, nd)
+            padding = _ntuple(nd)(padding)
         valid_padding_modes = {"zeros", "reflect", "replicate", "circular"}
         if padding_mode not in valid_padding_modes:
             raise ValueError(f"padding_mode must be one of {valid_padding_modes}, but got "
@@ -66,7 +62,7 @@ class _ConvNd(Module):
         self.in_channels, self.out_channels = in_channels, out_channels
         self.kernel_size, self.stride, self.padding = kernel_size, stride, padding
         self.dilation, self.transposed = dilation, self._transposed
-        self.output_padding = _ntuple(output_padding, nd)
+        self.output_padding = _ntuple(nd)(output_padding)
         self.groups, self.padding_mode = groups, padding_mode
         # F.pad's argument for the other padding modes: (before, after) pairs, last
         # dimension first. 'same' splits the kernel's reach, the odd one out going after.
@@ -158,7 +154,7 @@ class _ConvTransposeNd(_ConvNd):
             raise ValueError('Only "zeros" padding mode is supported for '
                              f"{self.__class__.__name__}")
         super().__init__(in_channels, out_channels, kernel_size, stride,
-                         _ntuple(padding, self._dims), dilation, groups, bias, padding_mode,
+                         _ntuple(self._dims)(padding), dilation, groups, bias, padding_mode,
                          device, dtype, output_padding)
 
     def _output_padding(self, input: Tensor, output_size: list[int] | None) -> list[int]:

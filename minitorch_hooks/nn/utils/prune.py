@@ -237,6 +237,14 @@ def _lowest_zeroed(default_mask: Tensor, scores: np.ndarray, count: int) -> Tens
     return mask
 
 
+def _entries_to_prune(t: Tensor, amount: float) -> int:
+    """How many of ``t``'s entries an unstructured method prunes: ``amount`` as a count
+    (an int) or a fraction (a float), and no more than there are."""
+    count = _compute_nparams_toprune(amount, t.numel())
+    _validate_pruning_amount(count, t.numel())
+    return count
+
+
 class RandomUnstructured(BasePruningMethod):
     """Prune ``amount`` entries chosen at random: those where ``rand_like`` drew the largest
     numbers, so a seeded run prunes the same entries as PyTorch."""
@@ -248,8 +256,7 @@ class RandomUnstructured(BasePruningMethod):
         self.amount = amount
 
     def compute_mask(self, t: Tensor, default_mask: Tensor) -> Tensor:
-        count = _compute_nparams_toprune(self.amount, t.numel())
-        _validate_pruning_amount(count, t.numel())
+        count = _entries_to_prune(t, self.amount)
         if count == 0:  # PyTorch draws no random numbers then
             return default_mask.clone()
         return _lowest_zeroed(default_mask, -rand_like(t)._data, count)
@@ -269,14 +276,25 @@ class L1Unstructured(BasePruningMethod):
         self.amount = amount
 
     def compute_mask(self, t: Tensor, default_mask: Tensor) -> Tensor:
-        count = _compute_nparams_toprune(self.amount, t.numel())
-        _validate_pruning_amount(count, t.numel())
+        count = _entries_to_prune(t, self.amount)
         return _lowest_zeroed(default_mask, np.abs(t._data), count)
 
     @classmethod
     def apply(cls, module: Module, name: str, amount: float,
               importance_scores: Tensor | None = None) -> BasePruningMethod:
         return super().apply(module, name, amount=amount, importance_scores=importance_scores)
+
+
+def _channels_to_prune(t: Tensor, amount: float, dim: int) -> tuple[int, int]:
+    """What both structured methods check before choosing channels, in PyTorch's order: a
+    tensor of two or more dimensions, a ``dim`` inside it, an ``amount`` no larger than the
+    channels along ``dim``. Returns the number of channels and how many to prune."""
+    _validate_structured_pruning(t)
+    _validate_pruning_dim(t, dim)
+    channels = t.shape[dim]
+    count = _compute_nparams_toprune(amount, channels)
+    _validate_pruning_amount(count, channels)
+    return channels, count
 
 
 def _channels_mask(t: Tensor, dim: int, kept: np.ndarray, default_mask: Tensor) -> Tensor:
@@ -301,12 +319,8 @@ class RandomStructured(BasePruningMethod):
         self.dim = dim
 
     def compute_mask(self, t: Tensor, default_mask: Tensor) -> Tensor:
-        _validate_structured_pruning(t)
-        _validate_pruning_dim(t, self.dim)
-        channels = t.shape[self.dim]
-        count = _compute_nparams_toprune(self.amount, channels)
-        _validate_pruning_amount(count, channels)
-        if count == 0:
+        channels, count = _channels_to_prune(t, self.amount, self.dim)
+        if count == 0:  # PyTorch draws no random numbers then
             return default_mask
         prob = rand(channels)._data
         threshold = np.sort(prob)[count - 1]  # PyTorch: kthvalue(prob, k=count)
@@ -330,14 +344,12 @@ class LnStructured(BasePruningMethod):
         self.dim = dim
 
     def compute_mask(self, t: Tensor, default_mask: Tensor) -> Tensor:
-        _validate_structured_pruning(t)
-        _validate_pruning_dim(t, self.dim)
-        channels = t.shape[self.dim]
-        count = _compute_nparams_toprune(self.amount, channels)
-        _validate_pruning_amount(count, channels)
+        channels, count = _channels_to_prune(t, self.amount, self.dim)
+        # The norms come before the count is looked at, as in PyTorch: a bad ``n`` is
+        # refused even when nothing is pruned.
+        norm = _compute_norm(t, self.n, self.dim)
         if count == 0:
             return default_mask
-        norm = _compute_norm(t, self.n, self.dim)
         # PyTorch: topk(norm, k=channels - count, largest=True).indices
         kept = np.argsort(-norm, kind="stable")[:channels - count]
         return _channels_mask(t, self.dim, kept, default_mask)
@@ -503,10 +515,15 @@ def _compute_norm(t: Tensor, n: int | float | str, dim: int) -> np.ndarray:
     """``torch.norm(t, p=n, dim=<every dim but dim>)``: one norm per channel."""
     data = np.abs(t._data).astype(np.float64)
     axes = tuple(d for d in range(data.ndim) if d != dim % data.ndim)
-    if n == "fro":  # the 2-norm over up to two dimensions; a matrix norm needs exactly two
-        if len(axes) > 2:
+    if isinstance(n, str):  # a matrix norm: PyTorch hands it to linalg.matrix_norm
+        if n not in ("fro", "nuc"):
+            raise RuntimeError(f"linalg.matrix_norm: Order {n} not supported.")
+        # "fro" is the 2-norm over up to two dimensions; "nuc" needs exactly two
+        if len(axes) > 2 or (n == "nuc" and len(axes) != 2):
             raise RuntimeError("linalg.matrix_norm: dim must be a 2-tuple. Got "
                                + " ".join(map(str, axes)))
+        if n == "nuc":  # the sum of singular values, which the signs change
+            return np.linalg.norm(t._data.astype(np.float64), "nuc", axis=axes)
         n = 2
     if n == math.inf:
         return data.max(axis=axes)
