@@ -32,7 +32,7 @@ from .._generator import Generator
 from .._tensor import InferenceState, Tensor, wrap
 from ..autograd import _formula as formula
 from ..autograd.function import custom_function_view_error
-from ..autograd.grad_mode import _State, no_grad
+from ..autograd.grad_mode import _State
 from ..autograd.graph import Node
 from ..random import default_generator
 from . import (
@@ -133,9 +133,8 @@ def apply_in_place(tensor: Tensor, operation: Callable[..., Tensor], *args: Any,
         previous = wrap(tensor._data.copy(), tensor.requires_grad)
         previous.grad_fn, previous._output_nr = tensor.grad_fn, tensor._output_nr
         result = operation(previous, *args)
-    else:
-        with no_grad():
-            result = operation(tensor, *args)
+    else:  # nothing to record: grad mode is off, or no operand requires a gradient
+        result = operation(tensor, *args)
     _write(tensor, result._data)
     if recording:
         node = result.grad_fn
