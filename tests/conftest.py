@@ -4,6 +4,7 @@ the header says whether the cross-checks ask a live PyTorch or its recordings.""
 import os
 import pathlib
 import sys
+from collections.abc import Iterator
 
 import pytest
 
@@ -26,6 +27,25 @@ HOOKS_TIER = [f"tests/conformance/test_{name}.py" for name in (
     "hook_fuzz", "hook_order_fuzz")] + ["tests/test_trace.py"]
 FRESH_FUZZING = {"test_random_hook_sequences_behave_as_in_pytorch",
                  "test_random_graphs_fire_every_hook_in_pytorchs_order"}
+
+
+@pytest.fixture
+def warnings_every_time() -> Iterator[None]:
+    """``set_warn_always(True)`` on both libraries for one test, for the scenarios that
+    check a warning PyTorch gives once per process (``TORCH_WARN_ONCE``, such as ``x.T`` of
+    a 3-d tensor). Without it, whether the scenario sees the warning depends on what ran
+    earlier in the same process: with pytest-xdist, a page's code on PyTorch alone may
+    have given it first. That warnings come once is checked in fresh processes
+    (``test_warn_always_and_c_queries.py``)."""
+    import minitorch_hooks
+
+    libraries = [minitorch_hooks] + ([pytest.importorskip("torch")] if recording.live()
+                                     else [])
+    for library in libraries:
+        library.set_warn_always(True)
+    yield
+    for library in libraries:
+        library.set_warn_always(False)
 
 
 def pytest_report_header(config):

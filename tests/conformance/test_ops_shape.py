@@ -70,10 +70,12 @@ def test_matrix_transpose(op):
     pytest.param(lambda torch, x: x.reshape(-1), id="reshape(-1)"),
     pytest.param(lambda torch, x: x.unsqueeze(0), id="unsqueeze(0)"),
 ])
+@pytest.mark.usefixtures("warnings_every_time")  # x.T of a 0-d or 1-d tensor warns once
 def test_shape_op_on_low_dimensional_tensors(op, shape):
     assert_same_outcome(lambda torch: run(torch, op, values(shape)))
 
 
+@pytest.mark.usefixtures("warnings_every_time")
 def test_T_of_a_3d_tensor_warns_and_reverses_the_dimensions():
     assert_same_outcome(lambda torch: run(torch, lambda torch, x: x.T, values((2, 3, 4))))
 
