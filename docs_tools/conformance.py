@@ -157,9 +157,10 @@ def _pytest_suite(options: list[str]) -> _Recorder:
     import pytest
 
     recorder = _Recorder()
+    # -n 0: in this process, without pytest-xdist's workers, so the recorder sees each test.
     with contextlib.redirect_stdout(io.StringIO()):
         pytest.main([*(str(ROOT / p) for p in SUITE), "-q", "-p", "no:cacheprovider",
-                     "-p", "no:randomly", "--rootdir", str(ROOT), *options],
+                     "-p", "no:randomly", "-n", "0", "--rootdir", str(ROOT), *options],
                     plugins=[recorder])
     return recorder
 

@@ -59,8 +59,13 @@ def pytest_itemcollected(item):
 
 def pytest_collection_modifyitems(config, items):
     """Two markers: ``hooks``, the fast exact tier; ``trains``, the tests of numbers from
-    training, which CI runs again with the matrix products perturbed."""
+    training, which CI runs again with the matrix products perturbed. And the group that
+    decides which pytest-xdist worker runs a test (``--dist loadgroup`` in pyproject.toml):
+    a module's tests run on one worker, so its module-scoped fixtures are built once; the
+    tests that look at the built site share one worker, so the site is built once."""
     for item in items:
+        group = "site" if "site_dir" in item.fixturenames else item.nodeid.split("::", 1)[0]
+        item.add_marker(pytest.mark.xdist_group(group))
         if item.nodeid.split("::", 1)[0] in HOOKS_TIER and item.originalname not in FRESH_FUZZING:
             item.add_marker(pytest.mark.hooks)
         if _trains(item):

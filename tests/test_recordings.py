@@ -7,8 +7,11 @@ cross-check itself in the live mode (``recording.answer``).
 
 from __future__ import annotations
 
+import base64
 import json
 import math
+import re
+import zlib
 
 import numpy as np
 import pytest
@@ -28,6 +31,8 @@ def test_a_recording_is_sorted_json_lines_of_one_test_module(path):
     keys = [json.loads(line)[0] for line in lines]
     assert keys == sorted(set(keys)), "keys out of order or repeated: rewrite it with " \
         f"`{recording.REGENERATE}`"
+    assert not [key for key in keys if re.search(r"#\d+$", key)], "a line per answer, the " \
+        f"older form: rewrite it with `{recording.REGENERATE}`"
     module = recording.TESTS / path.relative_to(recording.RECORDINGS).with_suffix(".py")
     assert module.exists(), f"{path} records answers for {module}, which does not exist"
 
@@ -56,8 +61,7 @@ def test_a_tensor_reads_back_bit_for_bit(dtype, size):
     shape = (2, size // 2)
     value = TensorValue.of(f"torch.{dtype}", array.reshape(shape))
     stored = recording.encode(value)
-    written = recording.encode_value(value)
-    assert ("base64" in written) == (size > recording.READABLE_VALUES)
+    assert ("base64" in stored) == (size > recording.READABLE_VALUES)
     back = recording.decode(json.loads(json.dumps(stored)))
     assert (back.dtype, back.shape) == (f"torch.{dtype}", shape)
     assert back.array.dtype == array.dtype and back.array.flags.writeable
@@ -67,12 +71,32 @@ def test_a_tensor_reads_back_bit_for_bit(dtype, size):
         assert math.copysign(1.0, float(back.array.flat[3])) == -1.0  # -0.0 kept
 
 
-def test_a_long_answer_is_stored_compressed_and_reads_back():
-    answer = ["tensor([" + ", ".join(["0.5000"] * 400) + "])", list(range(300))]
-    stored = recording.encode(answer)
-    assert list(stored) == ["__zlib__"] and len(json.dumps(stored)) < 1000 < len(str(answer))
-    assert recording.encode([1.5, "short"]) == [1.5, "short"]
-    assert recording.decode(json.loads(json.dumps(stored))) == answer
+def test_a_scenario_is_one_line_its_long_answers_compressed(tmp_path):
+    long = ["tensor([" + ", ".join(["0.5000"] * 400) + "])", list(range(300))]
+    entries = {"test_y[n=2]#0": long, "test_y[n=2]#1": [1.5, "short"],
+               "test_y[n=1]#0": [1.5, "short"], "test_y[n=1]#1": None}
+    path = tmp_path / "test_x.jsonl"
+    recording.write(path, entries)
+    first, second = path.read_text().splitlines()
+    assert first == '["test_y[n=1]",[[1.5,"short"],null]]'  # short: readable in a diff
+    key, packed = json.loads(second)
+    assert key == "test_y[n=2]" and list(packed) == ["__zlib85__"]
+    assert len(second) < 1000 < len(json.dumps(long))
+    assert recording.read(path) == entries
+
+
+def test_answers_numbered_with_a_gap_are_refused():
+    with pytest.raises(ValueError, match="not numbered 0, 1, 2"):
+        recording.lines({"test_y#0": 1, "test_y#2": 3})
+
+
+def test_the_older_form_one_answer_a_line_reads_back(tmp_path):
+    path = tmp_path / "test_x.jsonl"
+    packed = base64.b64encode(zlib.compress(b'["a long answer"]')).decode()
+    path.write_text(f'["test_y[n=1]#0",{{"__zlib__":"{packed}"}}]\n["test_y[n=1]#1",2]\n')
+    entries = recording.read(path)
+    assert [recording.decode(entries[f"test_y[n=1]#{n}"]) for n in (0, 1)] == \
+        [["a long answer"], 2]
 
 
 def test_a_tensor_in_the_older_decimal_form_reads_back():
@@ -125,8 +149,8 @@ def test_recording_rewrites_an_older_file_whole(monkeypatch, tmp_path):
     lines = record.save({"tests/conformance/test_x.py::test_y[1]"}, passed=set())
     assert lines[0].endswith("0 added, 0 changed, 1 removed")  # the key by pytest id
     [line] = path.read_text().splitlines()
-    key, value = json.loads(line)
-    assert key == "test_y[n=1]#0" and "base64" in value
+    key, [value] = json.loads(line)
+    assert key == "test_y[n=1]" and "base64" in value
     assert recording.decode(value).array.tolist() == [0.5] * 10
 
 

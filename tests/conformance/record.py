@@ -81,7 +81,8 @@ def main(argv: list[str]) -> int:
     if not recording.pytorch_installed():
         sys.exit("error: recording needs real PyTorch 2.13.0 installed")
     env = dict(os.environ, MTH_RECORD="1", MTH_CONFORMANCE="live")
-    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+    # In one process (-n 0): the answers are gathered at the end of the session.
+    command = [sys.executable, "-m", "pytest", "-q", "-n", "0", "-p", "no:cacheprovider",
                *(argv or ["tests"])]
     tests = subprocess.run(command, cwd=ROOT, env=env).returncode
     if argv:

@@ -6,14 +6,15 @@ Every cross-check asks real PyTorch what a scenario does. With PyTorch installed
 fails. Without PyTorch (the *recorded* mode) the recording answers instead, and the
 scenario runs on minitorch_hooks only, compared with the same comparison.
 
-A recording is one JSON line per PyTorch answer, ``[key, value]``, sorted by key, one file
-per test module (``tests/recordings/conformance/test_nn_layers.jsonl`` for
-``tests/conformance/test_nn_layers.py``). The key names the scenario and the number of the
-answer within it (``test_linear[bias=True]#0``): the test function and the *values* of its
-parameters (:func:`scenario_key`), not pytest's ids, so renaming an id keeps the recording.
-Tensors of more than a few values are stored as their raw little-endian bytes in base64,
-and a large answer as compressed JSON (:func:`encode`): the recordings stay a few
-megabytes. ``python -m tests.conformance.record`` asks PyTorch again and rewrites them
+A recording is one JSON line per scenario, ``[key, [answer #0, answer #1, ...]]``, sorted
+by key, one file per test module (``tests/recordings/conformance/test_nn_layers.jsonl`` for
+``tests/conformance/test_nn_layers.py``). The key names the scenario: the test function
+and the *values* of its parameters (``test_linear[bias=True]``, :func:`scenario_key`), not
+pytest's ids, so renaming an id keeps the recording; an answer is named by the key and its
+number (``test_linear[bias=True]#0``). Tensors of more than a few values are stored as
+their raw little-endian bytes in base64 (:func:`encode`), and a scenario's long list of
+answers as compressed JSON (:func:`lines`): the recordings stay under 4 megabytes.
+``python -m tests.conformance.record`` asks PyTorch again and rewrites them
 (see ``record.py``).
 """
 
@@ -26,6 +27,7 @@ import hashlib
 import json
 import os
 import pathlib
+import re
 import zlib
 from collections import defaultdict
 from collections.abc import Callable
@@ -61,25 +63,17 @@ def live() -> bool:
 # A tensor of more values than this is stored as bytes (base64): a float32 costs 5.3
 # characters, not the 11 of its shortest decimal. Smaller ones stay readable in a diff.
 READABLE_VALUES = 8
-# An answer whose JSON is longer than this is stored compressed (zlib, then base64) when
-# that is shorter: printed tensors, graphs and the fuzzers' sequences repeat themselves,
-# and the keys (which record.py lists) say what changed, not a diff of such a line.
+# A scenario whose answers' JSON is longer than this is stored compressed (zlib, then
+# base85) when that is shorter: printed tensors, graphs, random draws and the fuzzers'
+# sequences repeat themselves, and the keys (which record.py lists) say what changed, not
+# a diff of such a line.
 READABLE_CHARACTERS = 300
 
 
 def encode(value: Any) -> Any:
-    """The stored form of a normalised answer: :func:`encode_value`, compressed when long."""
-    data = encode_value(value)
-    text = json.dumps(data, separators=(",", ":"))
-    if len(text) <= READABLE_CHARACTERS:
-        return data
-    packed = {"__zlib__": base64.b64encode(zlib.compress(text.encode("utf-8"), 9)).decode()}
-    return packed if len(packed["__zlib__"]) < len(text) else data
-
-
-def encode_value(value: Any) -> Any:
-    """A JSON form of a normalised value, exact. A small tensor's floats keep the shortest
-    text that reads back to the same number of their dtype; a larger tensor keeps its bytes."""
+    """A JSON form of a normalised answer (see harness.normalise), exact. A small tensor's
+    floats keep the shortest text that reads back to the same number of their dtype; a
+    larger tensor keeps its bytes."""
     from harness import Raised, TensorValue
 
     if value is None or isinstance(value, (bool, int, float, str)):
@@ -103,13 +97,13 @@ def encode_value(value: Any) -> Any:
     if isinstance(value, np.generic):
         return {"__numpy__": value.dtype.name, "value": value.item()}
     if isinstance(value, (list, tuple)):
-        return [encode_value(v) for v in value]
+        return [encode(v) for v in value]
     if isinstance(value, dict):
         if all(isinstance(k, str) and not k.startswith("__") for k in value):
-            return {k: encode_value(v) for k, v in value.items()}
-        return {"__dict__": [[encode_value(k), encode_value(v)] for k, v in value.items()]}
+            return {k: encode(v) for k, v in value.items()}
+        return {"__dict__": [[encode(k), encode(v)] for k, v in value.items()]}
     if isinstance(value, (set, frozenset)):
-        return {"__set__": sorted(encode_value(v) for v in value)}
+        return {"__set__": sorted(encode(v) for v in value)}
     raise TypeError(f"cannot record a {type(value).__name__}: {value!r}; make the scenario "
                     "return plain values (tensors, numbers, strings, containers)")
 
@@ -124,7 +118,8 @@ def _shortest(x: np.floating | np.ndarray) -> Any:
 def decode(data: Any) -> Any:
     """The normalised value :func:`encode` wrote (lists stand for lists and tuples alike:
     the comparison walks both the same way). Tensors written as decimals, as all were
-    before the bytes form, read back too."""
+    before the bytes form, and answers compressed one by one, as they were before a line
+    held a scenario, read back too."""
     from harness import Raised, TensorValue
 
     if isinstance(data, list):
@@ -292,21 +287,57 @@ def recording_file(nodeid: str) -> pathlib.Path:
 
 
 def read(path: pathlib.Path) -> dict[str, Any]:
-    """A recording file as ``{key: encoded value}`` (empty when there is none).
+    """A recording file as ``{answer's key: encoded answer}`` (empty when there is none).
 
     Git's conflict markers are passed over, keeping both sides' answers: after merging
     branches that each recorded new answers, ``record.py`` rewrites the file whole (and
-    ``test_recordings.py`` fails until it has)."""
+    ``test_recordings.py`` fails until it has). A line of the older form, one answer
+    ``[key#number, answer]``, reads back too."""
     if not path.exists():
         return {}
-    return dict(json.loads(line) for line in path.read_text().splitlines()
-                if not line.startswith(("<<<<<<<", "=======", ">>>>>>>", "|||||||")))
+    entries = {}
+    for line in path.read_text().splitlines():
+        if line.startswith(("<<<<<<<", "=======", ">>>>>>>", "|||||||")):
+            continue
+        key, stored = json.loads(line)
+        if re.search(r"#\d+$", key):
+            entries[key] = stored
+        else:
+            entries |= {f"{key}#{number}": answer
+                        for number, answer in enumerate(_unpacked(stored))}
+    return entries
 
 
 def lines(entries: dict[str, Any]) -> str:
-    """A recording file's text: one ``[key, encoded answer]`` line per answer, by key."""
-    return "".join(json.dumps([key, entries[key]], separators=(",", ":")) + "\n"
-                   for key in sorted(entries))
+    """A recording file's text: one ``[key, [answer #0, #1, ...]]`` line per scenario, by
+    key, the answers compressed when their JSON is long (:data:`READABLE_CHARACTERS`)."""
+    scenarios: dict[str, dict[int, Any]] = defaultdict(dict)
+    for key, answer in entries.items():
+        scenario, number = key.rsplit("#", 1)
+        scenarios[scenario][int(number)] = answer
+    text = ""
+    for scenario in sorted(scenarios):
+        numbered = scenarios[scenario]
+        if sorted(numbered) != list(range(len(numbered))):
+            raise ValueError(f"the answers of {scenario!r} are not numbered 0, 1, 2...: "
+                             f"{sorted(numbered)}")
+        answers = [numbered[number] for number in range(len(numbered))]
+        text += json.dumps([scenario, _packed(answers)], separators=(",", ":")) + "\n"
+    return text
+
+
+def _packed(answers: list[Any]) -> Any:
+    text = json.dumps(answers, separators=(",", ":"))
+    if len(text) <= READABLE_CHARACTERS:
+        return answers
+    packed = base64.b85encode(zlib.compress(text.encode("utf-8"), 9)).decode()
+    return {"__zlib85__": packed} if len(packed) < len(text) else answers
+
+
+def _unpacked(stored: Any) -> list[Any]:
+    if isinstance(stored, dict):
+        return json.loads(zlib.decompress(base64.b85decode(stored["__zlib85__"])))
+    return stored
 
 
 def write(path: pathlib.Path, entries: dict[str, Any]) -> None:
