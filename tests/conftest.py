@@ -29,6 +29,21 @@ FRESH_FUZZING = {"test_random_hook_sequences_behave_as_in_pytorch",
                  "test_random_graphs_fire_every_hook_in_pytorchs_order"}
 
 
+@pytest.fixture(autouse=True)
+def _random_state_seeded_for_each_test() -> None:
+    """Both libraries' default generators seeded (0) before each test. A scenario that
+    draws without seeding (a layer's initial weights) then draws the same on both and in
+    its recording, whatever ran before it in the process: with pytest-xdist a module may
+    follow any other on its worker."""
+    import minitorch_hooks
+
+    minitorch_hooks.manual_seed(0)
+    if recording.live():
+        import torch
+
+        torch.manual_seed(0)
+
+
 @pytest.fixture
 def warnings_every_time() -> Iterator[None]:
     """``set_warn_always(True)`` on both libraries for one test, for the scenarios that
