@@ -65,6 +65,7 @@ TENSOR_PARAMETERS: dict[str, tuple[str, ...]] = {
     "baddbmm": ("input", "batch1", "batch2"),
     "addmm": ("input", "mat1", "mat2"),
     "linear": ("input", "weight", "bias?"),
+    "prelu": ("input", "weight"),
     "cross_entropy_loss": ("input", "target", "weight?"),
     "nll_loss_nd": ("input", "target", "weight?"),
 }

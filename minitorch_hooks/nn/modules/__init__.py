@@ -8,6 +8,7 @@ from .activation import (
                           Hardtanh,
                           LeakyReLU,
                           LogSoftmax,
+                          PReLU,
                           ReLU,
                           ReLU6,
                           Sigmoid,
@@ -53,6 +54,7 @@ from .padding import (
                           ZeroPad2d,
                           ZeroPad3d,
 )
+from .pixelshuffle import PixelShuffle, PixelUnshuffle
 from .pooling import (
     AdaptiveAvgPool1d,
     AdaptiveAvgPool2d,
@@ -83,7 +85,8 @@ __all__ = ["Conv3d", "ConvTranspose1d", "ConvTranspose2d", "GRU", "LSTM", "RNN",
            "ReLU", "Sequential",
            "SiLU", "Sigmoid", "Softmax", "Softmin", "Tanh", "Transformer", "TransformerDecoder",
            "TransformerDecoderLayer", "TransformerEncoder", "TransformerEncoderLayer", "Upsample",
-           "Hardswish", "Hardtanh", "ReLU6", "Dropout1d", "Dropout2d", "Dropout3d",
+           "Hardswish", "Hardtanh", "PixelShuffle", "PixelUnshuffle", "PReLU", "ReLU6",
+           "Dropout1d", "Dropout2d", "Dropout3d",
            "CircularPad1d", "CircularPad2d", "CircularPad3d", "ConstantPad1d", "ConstantPad2d",
            "ConstantPad3d", "ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d",
            "ReplicationPad1d", "ReplicationPad2d", "ReplicationPad3d", "ZeroPad1d", "ZeroPad2d",
