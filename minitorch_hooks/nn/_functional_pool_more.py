@@ -1,5 +1,5 @@
 """``F.max_pool1d``, ``F.avg_pool1d``, ``F.adaptive_avg_pool1d``, ``F.adaptive_max_pool1d``
-and ``F.adaptive_max_pool2d``.
+and ``F.adaptive_max_pool2d/3d``.
 
 PyTorch computes each 1-d pool as the 2-d one on the input with a dimension of size 1
 inserted before the last (``unsqueeze(-2)``, a window of height 1), then removes it
@@ -12,11 +12,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._ops import adaptive_max_pool as _adaptive_max
+from .._ops import pooling as _pooling
 from .._ops.shape import squeeze, unsqueeze
 from .._tensor import Tensor
 
 __all__ = ["adaptive_avg_pool1d", "adaptive_max_pool1d", "adaptive_max_pool2d",
+           "adaptive_max_pool3d",
            "avg_pool1d", "max_pool1d", "max_pool1d_with_indices"]
 
 
@@ -79,17 +80,44 @@ def adaptive_avg_pool1d(input: Tensor, output_size: Any) -> Tensor:
     return squeeze(adaptive_avg_pool2d(unsqueeze(input, -2), (1, _single(output_size))), -2)
 
 
+def _adaptive_max_pool(input: Tensor, output_size: Any, nd: int) -> tuple[Tensor, Tensor]:
+    """``adaptive_max_pool2d`` or ``3d``, with PyTorch's checks in its order: the input,
+    then the output size, then the dtype (by the kernel)."""
+    from ._functional_conv import adaptive_output_size, check_adaptive_input
+    function = f"adaptive_max_pool{nd}d"
+    output_size = adaptive_output_size(input, output_size)
+    check_adaptive_input(input, function, nd, input.dim() - 1)
+    out = [output_size] * nd if isinstance(output_size, int) else list(output_size)
+    if len(out) != nd:
+        raise RuntimeError(f"{function}(): internal error: output_size.size() must be {nd}")
+    if min(out) < 0:
+        shape = [*input.shape[:-nd], *out]
+        raise RuntimeError(f"Trying to create tensor with negative dimension {min(out)}: "
+                           f"{shape}")
+    if not input.is_floating_point():
+        kernel = function if nd == 2 else f"{function}_cpu"
+        raise NotImplementedError(f'"{kernel}" not implemented for '
+                                  f"'{input.dtype.scalar_name}'")
+    node = (_pooling.AdaptiveMaxPool2DBackward0 if nd == 2 else
+            _pooling.AdaptiveMaxPool3DBackward0)
+    return _pooling.adaptive_max_pool(input, out, node)
+
+
 def adaptive_max_pool2d(input: Tensor, output_size: Any, return_indices: bool = False) -> Any:
     """Max pooling to ``output_size`` (``None`` keeps that dimension); ``return_indices``
     also returns each maximum's flat position in its plane.
     See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.functional.adaptive_max_pool2d.html>
     """
-    if input.dim() not in (3, 4):
-        raise RuntimeError("adaptive_max_pool2d(): Expected 3D or 4D tensor, but got: "
-                           f"{list(input.shape)}")
-    sizes = (output_size, output_size) if isinstance(output_size, int) else tuple(output_size)
-    out_size = tuple(input.shape[-2 + i] if s is None else s for i, s in enumerate(sizes))
-    out, indices = _adaptive_max.adaptive_max_pool2d(input, out_size)
+    out, indices = _adaptive_max_pool(input, output_size, 2)
+    return (out, indices) if return_indices else out
+
+
+def adaptive_max_pool3d(input: Tensor, output_size: Any, return_indices: bool = False) -> Any:
+    """Max pooling of ``(N, C, D, H, W)`` volumes to ``output_size`` (``None`` keeps that
+    dimension); ``return_indices`` also returns each maximum's flat position in its volume.
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.functional.adaptive_max_pool3d.html>
+    """
+    out, indices = _adaptive_max_pool(input, output_size, 3)
     return (out, indices) if return_indices else out
 
 
@@ -98,7 +126,6 @@ def adaptive_max_pool1d(input: Tensor, output_size: Any, return_indices: bool = 
     See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.functional.adaptive_max_pool1d.html>
     """
     _check_rank(input, "adaptive_max_pool1d")
-    out, indices = _adaptive_max.adaptive_max_pool2d(unsqueeze(input, -2),
-                                                     (1, _single(output_size)))
+    out, indices = _adaptive_max_pool(unsqueeze(input, -2), (1, _single(output_size)), 2)
     out, indices = squeeze(out, -2), squeeze(indices, -2)
     return (out, indices) if return_indices else out

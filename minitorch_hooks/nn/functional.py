@@ -34,12 +34,16 @@ from .._tensor import Tensor, _c_name, wrap
 from ..autograd.grad_mode import no_grad
 from ._functional_conv import (
     adaptive_avg_pool2d,
+    adaptive_avg_pool3d,
     avg_pool2d,
+    avg_pool3d,
     conv1d,
     conv2d,
     interpolate,
     max_pool2d,
     max_pool2d_with_indices,
+    max_pool3d,
+    max_pool3d_with_indices,
     pad,
 )
 
@@ -55,12 +59,15 @@ from ._functional_pool_more import (
     adaptive_avg_pool1d,
     adaptive_max_pool1d,
     adaptive_max_pool2d,
+    adaptive_max_pool3d,
     avg_pool1d,
     max_pool1d,
     max_pool1d_with_indices,
 )
 
-__all__ = ["adaptive_avg_pool2d", "avg_pool2d", "batch_norm", "binary_cross_entropy_with_logits",
+__all__ = ["adaptive_avg_pool2d", "adaptive_avg_pool3d", "adaptive_max_pool3d", "avg_pool2d",
+           "avg_pool3d", "max_pool3d", "max_pool3d_with_indices", "batch_norm",
+           "binary_cross_entropy_with_logits",
            "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "cross_entropy",
            "dropout1d", "dropout2d", "dropout3d", "fold", "hardswish", "hardtanh", "hardtanh_",
            "relu6", "binary_cross_entropy", "huber_loss", "kl_div", "smooth_l1_loss",

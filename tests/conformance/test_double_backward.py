@@ -351,6 +351,20 @@ OPS: list[tuple[str, Op, tuple[np.ndarray, ...]]] = [
         x, weight=w, bias=w * 2) ** 2, (signed((2, 3, 4)), positive((3,), 1))),
     ("adaptive_max_pool2d", lambda torch, x: torch.nn.functional.adaptive_max_pool2d(
         x, (2, 3)) ** 3, (signed((1, 2, 5, 4)),)),
+    ("max_pool3d", lambda torch, x: torch.nn.functional.max_pool3d(
+        x, 2, 1, padding=1, ceil_mode=True) ** 3, (signed((1, 2, 3, 4, 3)),)),
+    ("avg_pool3d", lambda torch, x: torch.nn.functional.avg_pool3d(
+        x * x, 3, 2, padding=1, count_include_pad=False), (signed((1, 2, 4, 5, 3)),)),
+    ("adaptive_avg_pool3d", lambda torch, x: torch.nn.functional.adaptive_avg_pool3d(
+        x, (2, 3, 2)) ** 3, (signed((1, 2, 3, 5, 4)),)),
+    ("adaptive_max_pool3d", lambda torch, x: torch.nn.functional.adaptive_max_pool3d(
+        x, (2, 3, 2)) ** 3, (signed((1, 2, 3, 5, 4)),)),
+    ("prelu", lambda torch, x, w: torch.nn.functional.prelu(x, w) ** 2,
+     (signed((2, 3, 4)), positive((3,), 1))),
+    ("pixel_shuffle", lambda torch, x: torch.nn.functional.pixel_shuffle(x, 2) ** 3,
+     (signed((1, 8, 2, 3)),)),
+    ("pixel_unshuffle", lambda torch, x: torch.nn.functional.pixel_unshuffle(x, 2) ** 3,
+     (signed((1, 2, 4, 6)),)),
     ("floor", lambda torch, x: x.floor() * x, (signed(S23),)),
     ("ceil", lambda torch, x: x.ceil() * x, (signed(S23),)),
     ("round", lambda torch, x: x.round() * x, (signed(S23),)),
