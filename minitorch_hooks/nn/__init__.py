@@ -9,10 +9,13 @@ from .modules import (
     RNN,
     AdaptiveAvgPool1d,
     AdaptiveAvgPool2d,
+    AdaptiveAvgPool3d,
     AdaptiveMaxPool1d,
     AdaptiveMaxPool2d,
+    AdaptiveMaxPool3d,
     AvgPool1d,
     AvgPool2d,
+    AvgPool3d,
     BatchNorm1d,
     BatchNorm2d,
     BatchNorm3d,
@@ -54,6 +57,7 @@ from .modules import (
     LSTMCell,
     MaxPool1d,
     MaxPool2d,
+    MaxPool3d,
     Module,
     ModuleDict,
     ModuleList,
@@ -115,6 +119,7 @@ __all__ = ["AdaptiveAvgPool2d", "AvgPool2d", "BatchNorm1d", "BatchNorm2d", "Buff
            "ZeroPad3d", "UpsamplingBilinear2d", "UpsamplingNearest2d",
            "BCELoss", "HuberLoss", "KLDivLoss", "SmoothL1Loss", "BatchNorm3d", "SyncBatchNorm",
            "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d",
-           "AdaptiveAvgPool1d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "AvgPool1d", "MaxPool1d"]
+           "AdaptiveAvgPool1d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "AvgPool1d", "MaxPool1d",
+           "AdaptiveAvgPool3d", "AdaptiveMaxPool3d", "AvgPool3d", "MaxPool3d"]
 
 __getattr__ = _missing.module_getattr(__name__, "torch.nn")  # PyTorch's missing names say so

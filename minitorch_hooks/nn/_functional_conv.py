@@ -229,7 +229,7 @@ def _check_padding(kernel: Sequence[int], stride: Sequence[int], padding: Sequen
             raise RuntimeError("stride should not be zero")
         if p < 0:
             raise RuntimeError(f"pad must be non-negative, but got pad: {p}")
-        if p > (d * (k - 1) + 1) // 2:
+        if p > int((d * (k - 1) + 1) / 2):  # C's division, towards zero
             raise RuntimeError("pad should be at most half of effective kernel size, but got "
                                f"pad={p}, kernel_size={k} and dilation={d}")
 
