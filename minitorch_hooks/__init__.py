@@ -116,6 +116,7 @@ from ._ops.logical import (
     logical_xor,
 )
 from ._ops.losses_more import xlogy
+from ._ops.matrix_functions import matrix_exp
 from ._ops.nonzero import argwhere, count_nonzero, nonzero, where
 from ._ops.pointwise import (
     abs,

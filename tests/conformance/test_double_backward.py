@@ -35,6 +35,14 @@ def signed(shape: tuple[int, ...], seed: int = 0) -> np.ndarray:
     return values(shape, seed, dtype=np.float64)
 
 
+def _orthogonal_map(torch: Any, x: Any, name: str) -> Any:
+    """``orthogonal``'s map of ``x`` alone (no trivialization): the Cayley map solves a
+    linear system, the Householder map multiplies reflections."""
+    parametrizations = torch.nn.utils.parametrizations
+    orthogonal_map = getattr(parametrizations._OrthMaps, name)
+    return parametrizations._Orthogonal(x, orthogonal_map, use_trivialization=False)(x)
+
+
 def _written_into_a_view(torch: Any, x: Any) -> Any:
     y = x * 1
     y[1:].mul_(x[1:])
@@ -379,6 +387,11 @@ OPS: list[tuple[str, Op, tuple[np.ndarray, ...]]] = [
     ("diagonal", lambda torch, x: x.diagonal(1) ** 3, (signed(S34),)),
     ("logsumexp", lambda torch, x: x.logsumexp(1) * x[:, 0], (signed(S34),)),
     ("lstm float32 (oneDNN node)", _lstm_float32, (signed((3, 2, 2)),)),
+    ("matrix_exp", lambda torch, x: torch.matrix_exp(x) ** 2, (signed((2, 3, 3)),)),
+    ("orthogonal cayley (solve)", lambda torch, x: _orthogonal_map(torch, x, "cayley") ** 3,
+     (signed((4, 3)),)),
+    ("orthogonal householder", lambda torch, x: _orthogonal_map(
+        torch, x, "householder") ** 3, (signed((5, 3)),)),
 ]
 
 # Node classes the table need not reach, and why.
