@@ -277,6 +277,53 @@ def avg_pool(input: Tensor, kernel: Sequence[int], stride: Sequence[int],
                   divisors=divisors)
 
 
+class _MaxUnpoolBackward(Node):
+    """Each input element's gradient is read back from where it was written."""
+
+    __slots__ = ()
+    saved_names = ("indices",)
+    spatial = 2
+
+    def backward(self, grad):
+        (indices,) = self.saved_arrays()
+        flat = formula.array(indices)
+        planes = math.prod(flat.shape[:-self.spatial]) if flat.ndim > self.spatial else 1
+        positions = flat.reshape(planes, -1)
+        return grad.reshape(planes, -1)[np.arange(planes)[:, None], positions].reshape(
+            flat.shape)
+
+
+class MaxUnpool2DBackward0(_MaxUnpoolBackward):
+    __slots__ = ()
+
+
+class MaxUnpool3DBackward0(_MaxUnpoolBackward):
+    __slots__ = ()
+    spatial = 3
+
+
+def max_unpool(input: Tensor, indices: Tensor, out: Sequence[int],
+               node_type: type[Node]) -> Tensor:
+    """Zeros of the ``out`` size with each element of ``input`` written at its flat
+    position in ``indices`` (as a max pooling returned them): a max pooling's partial
+    inverse. A position outside the output is refused. Where two elements share a
+    position, or several positions are outside, PyTorch's kernel (which writes in parallel)
+    does not say which one stays or is named; here it is the last one."""
+    x, where = input._data, indices._data
+    spatial = len(out)
+    planes = math.prod(x.shape[:-spatial])
+    positions = where.reshape(planes, -1)
+    size = math.prod(out)
+    outside = positions[(positions < 0) | (positions >= size)]
+    if outside.size:
+        raise RuntimeError(f"Found an invalid max index: {outside[-1]} (output volumes are of "
+                           f"size {'x'.join(map(str, out))})")
+    result = np.zeros((planes, size), dtype=x.dtype)
+    result[np.arange(planes)[:, None], positions] = x.reshape(planes, -1)
+    return record(result.reshape(*x.shape[:-spatial], *out), node_type, (input,),
+                  saved=(indices,))
+
+
 # -- separable linear maps ---------------------------------------------------------------------
 
 def _along_axes(x: Any, matrices: Sequence[Any]) -> Any:

@@ -63,10 +63,14 @@ from ._functional_pool_more import (
     avg_pool1d,
     max_pool1d,
     max_pool1d_with_indices,
+    max_unpool1d,
+    max_unpool2d,
+    max_unpool3d,
 )
 
 __all__ = ["adaptive_avg_pool2d", "adaptive_avg_pool3d", "adaptive_max_pool3d", "avg_pool2d",
-           "avg_pool3d", "max_pool3d", "max_pool3d_with_indices", "batch_norm",
+           "avg_pool3d", "max_pool3d", "max_pool3d_with_indices", "max_unpool1d", "max_unpool2d",
+           "max_unpool3d", "batch_norm",
            "binary_cross_entropy_with_logits",
            "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "cross_entropy",
            "dropout1d", "dropout2d", "dropout3d", "fold", "hardswish", "hardtanh", "hardtanh_",

@@ -392,6 +392,12 @@ OPS: list[tuple[str, Op, tuple[np.ndarray, ...]]] = [
      (signed((4, 3)),)),
     ("orthogonal householder", lambda torch, x: _orthogonal_map(
         torch, x, "householder") ** 3, (signed((5, 3)),)),
+    ("max_unpool2d", lambda torch, x: torch.nn.functional.max_unpool2d(
+        *torch.nn.functional.max_pool2d(x, 2, return_indices=True), 2) ** 3,
+     (signed((1, 2, 4, 4)),)),
+    ("max_unpool3d", lambda torch, x: torch.nn.functional.max_unpool3d(
+        *torch.nn.functional.max_pool3d(x, 2, return_indices=True), 2) ** 3,
+     (signed((1, 1, 2, 4, 4)),)),
 ]
 
 # Node classes the table need not reach, and why.

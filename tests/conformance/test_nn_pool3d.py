@@ -207,3 +207,67 @@ def test_errors(call, shape):
         return out.shape  # (the cases that are no error: an empty batch, a zero size)
 
     assert_same_outcome(scenario)
+
+
+UNPOOLS = {
+    "1d": (lambda nn: (nn.MaxPool1d(2, return_indices=True), nn.MaxUnpool1d(2)), (2, 3, 6),
+           None),
+    "1d, unbatched, output_size": (
+        lambda nn: (nn.MaxPool1d(3, 2, 1, return_indices=True), nn.MaxUnpool1d(3, 2, 1)),
+        (2, 7), [7]),
+    "2d": (lambda nn: (nn.MaxPool2d(2, return_indices=True), nn.MaxUnpool2d(2)),
+           (2, 3, 4, 6), None),
+    "2d, output_size with batch and channels": (
+        lambda nn: (nn.MaxPool2d(2, return_indices=True), nn.MaxUnpool2d(2)), (1, 2, 5, 5),
+        [1, 2, 5, 5]),
+    "2d, overlapping windows": (
+        lambda nn: (nn.MaxPool2d(3, 1, return_indices=True), nn.MaxUnpool2d(3, 1)),
+        (1, 2, 4, 4), None),
+    "3d": (lambda nn: (nn.MaxPool3d(2, return_indices=True), nn.MaxUnpool3d(2)),
+           (2, 2, 4, 4, 6), None),
+    "3d, unbatched, stride and padding": (
+        lambda nn: (nn.MaxPool3d(3, 2, 1, return_indices=True), nn.MaxUnpool3d(3, 2, 1)),
+        (2, 5, 5, 4), None),
+}
+
+
+@pytest.mark.parametrize(("make", "shape", "output_size"), UNPOOLS.values(),
+                         ids=UNPOOLS.keys())
+def test_max_unpool(make, shape, output_size):
+    """Pool, then unpool: the maxima back in place and zeros around them, the gradient of
+    both steps, the graph (1-d through 2-d with a dimension added), the layout, and the
+    layer's repr; overlapping windows write a shared maximum more than once."""
+    def scenario(torch):
+        pool, unpool = make(torch.nn)
+        x = leaf(torch, values(shape, seed=7))
+        pooled, indices = pool(x)
+        out = unpool(pooled, indices, output_size=output_size)
+        (out * upstream(torch, out)).sum().backward()
+        return repr(unpool), out, x.grad, graph(out.grad_fn), layout(out)
+
+    assert_same_outcome(scenario)
+
+
+UNPOOL_ERRORS = {
+    "an index outside": (lambda fn, x, i: fn.max_unpool2d(x, i * 0 + 16, 2), (1, 1, 2, 2)),
+    "a negative index": (lambda fn, x, i: fn.max_unpool3d(x, i * 0 - 1, 2), (1, 1, 2, 2, 2)),
+    "float indices": (lambda fn, x, i: fn.max_unpool2d(x, i.float(), 2), (1, 2, 2, 2)),
+    "indices of another shape": (lambda fn, x, i: fn.max_unpool2d(x, i[..., :1], 2),
+                                 (1, 2, 2, 2)),
+    "2-d input": (lambda fn, x, i: fn.max_unpool2d(x, i, 2), (2, 2)),
+    "3-d input to 3-d": (lambda fn, x, i: fn.max_unpool3d(x, i, 2), (2, 2, 2)),
+    "output_size too large": (lambda fn, x, i: fn.max_unpool2d(x, i, 2, output_size=(6, 6)),
+                              (1, 2, 2, 2)),
+    "output_size of one": (lambda fn, x, i: fn.max_unpool2d(x, i, 2, output_size=(5,)),
+                           (1, 2, 2, 2)),
+    "integer input": (lambda fn, x, i: fn.max_unpool2d(x.long(), i, 2), (1, 2, 2, 2)),
+}
+
+
+@pytest.mark.parametrize(("call", "shape"), UNPOOL_ERRORS.values(), ids=UNPOOL_ERRORS.keys())
+def test_max_unpool_errors(call, shape):
+    def scenario(torch):
+        x = torch.ones(shape)
+        return call(torch.nn.functional, x, torch.zeros(shape, dtype=torch.int64)).shape
+
+    assert_same_outcome(scenario)
