@@ -196,3 +196,23 @@ def test_pixel_shuffle_input_must_be_a_tensor():
         return torch.nn.functional.pixel_shuffle([1.0], 2)
 
     assert_same_outcome(scenario)
+
+
+def test_the_torch_level_functions():
+    """``torch.prelu``, ``torch.pixel_shuffle`` and ``torch.pixel_unshuffle`` are the same
+    operations, with the same argument checks."""
+    def scenario(torch):
+        x = torch.arange(-8.0, 8.0).reshape(1, 4, 2, 2)
+        return (torch.prelu(x, torch.tensor([0.1, 0.2, 0.3, 0.4])), torch.pixel_shuffle(x, 2),
+                torch.pixel_unshuffle(x, 2), _raised(torch.prelu, x, 0.25),
+                _raised(torch.pixel_shuffle, x, 1.5))
+
+    assert_same_outcome(scenario)
+
+
+def _raised(function, *args):
+    try:
+        function(*args)
+    except TypeError as error:
+        return str(error)
+    return "no error"
