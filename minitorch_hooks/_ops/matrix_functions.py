@@ -51,10 +51,10 @@ def _exp_of_matrices(a: np.ndarray) -> np.ndarray:
     scaled = a / 2.0 ** squarings
     term = result = np.broadcast_to(np.eye(a.shape[-1]), a.shape).copy()
     for j in range(1, _TAYLOR_TERMS + 1):
-        term = term @ scaled / j
+        term = _blas.matmul(term, scaled) / j
         result = result + term
     for _ in range(squarings):
-        result = result @ result
+        result = _blas.matmul(result, result)
     return result
 
 

@@ -16,6 +16,7 @@ from .. import _dtype
 from .._ops import pooling as _pooling
 from .._ops.shape import squeeze, unsqueeze
 from .._tensor import Tensor
+from ._functional_conv import adaptive_output_size, check_adaptive_input
 
 __all__ = ["adaptive_avg_pool1d", "adaptive_max_pool1d", "adaptive_max_pool2d",
            "adaptive_max_pool3d", "max_unpool1d", "max_unpool2d", "max_unpool3d",
@@ -84,7 +85,6 @@ def adaptive_avg_pool1d(input: Tensor, output_size: Any) -> Tensor:
 def _adaptive_max_pool(input: Tensor, output_size: Any, nd: int) -> tuple[Tensor, Tensor]:
     """``adaptive_max_pool2d`` or ``3d``, with PyTorch's checks in its order: the input,
     then the output size, then the dtype (by the kernel)."""
-    from ._functional_conv import adaptive_output_size, check_adaptive_input
     function = f"adaptive_max_pool{nd}d"
     output_size = adaptive_output_size(input, output_size)
     check_adaptive_input(input, function, nd, input.dim() - 1)
