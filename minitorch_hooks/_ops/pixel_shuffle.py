@@ -12,6 +12,9 @@ See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.PixelShuffle.html>
 
 from __future__ import annotations
 
+import functools
+import inspect
+from collections.abc import Callable
 from numbers import Integral
 from typing import Any
 
@@ -61,13 +64,30 @@ class PixelUnshuffleBackward0(Node):
         return _shuffled(grad, self.downscale_factor)
 
 
-def _check(function: str, input: Any, factor: Any, name: str) -> None:
-    """PyTorch's argument parser (a tensor, an int) and then its shape checks."""
-    if not isinstance(input, Tensor):
-        raise not_a_tensor(function, "input", 1, input)
-    if not isinstance(factor, Integral) or isinstance(factor, bool):
-        raise TypeError(f"{function}(): argument '{name}' (position 2) must be int, not "
-                        f"{type_name(factor)}")
+def _parsed(operation: Callable[..., Tensor]) -> Callable[..., Tensor]:
+    """``operation`` behind PyTorch's argument parser: a tensor ``input`` and an int factor
+    (not a bool), checked before anything runs; a factor given by keyword has no position
+    in the message."""
+    name, signature = operation.__name__, inspect.signature(operation)
+    factor_name = list(signature.parameters)[1]
+
+    @functools.wraps(operation)
+    def parse(*args: Any, **kwargs: Any) -> Tensor:
+        given = signature.bind(*args, **kwargs).arguments
+        if not isinstance(given["input"], Tensor):
+            raise not_a_tensor(name, "input", 1 if args else None, given["input"])
+        factor = given[factor_name]
+        if not isinstance(factor, Integral) or isinstance(factor, bool):
+            where = " (position 2)" if len(args) > 1 else ""
+            raise TypeError(f"{name}(): argument '{factor_name}'{where} must be int, not "
+                            f"{type_name(factor)}")
+        return operation(*args, **kwargs)
+
+    return parse
+
+
+def _check(function: str, input: Tensor, factor: int, name: str) -> None:
+    """PyTorch's shape checks, after its parser's."""
     if input.dim() < 3:
         raise RuntimeError(f"{function} expects input to have at least 3 dimensions, but got "
                            f"input with {input.dim()} dimension(s)")
@@ -75,6 +95,7 @@ def _check(function: str, input: Any, factor: Any, name: str) -> None:
         raise RuntimeError(f"{function} expects a positive {name}, but got {factor}")
 
 
+@_parsed
 def pixel_shuffle(input: Tensor, upscale_factor: int) -> Tensor:
     """``(*, C * r * r, H, W)`` to ``(*, C, H * r, W * r)``, ``r = upscale_factor``.
     See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.functional.pixel_shuffle.html>
@@ -90,6 +111,7 @@ def pixel_shuffle(input: Tensor, upscale_factor: int) -> Tensor:
                   (input,), upscale_factor=r)
 
 
+@_parsed
 def pixel_unshuffle(input: Tensor, downscale_factor: int) -> Tensor:
     """``(*, C, H * r, W * r)`` to ``(*, C * r * r, H, W)``, ``r = downscale_factor``.
     See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.functional.pixel_unshuffle.html>

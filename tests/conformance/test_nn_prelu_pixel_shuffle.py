@@ -198,6 +198,15 @@ def test_pixel_shuffle_input_must_be_a_tensor():
     assert_same_outcome(scenario)
 
 
+@pytest.mark.parametrize("name", ["pixel_shuffle", "pixel_unshuffle"])
+def test_a_factor_given_by_keyword_has_no_position_in_the_error(name):
+    def scenario(torch):
+        factor = "upscale_factor" if name == "pixel_shuffle" else "downscale_factor"
+        return getattr(torch.nn.functional, name)(torch.ones(1, 4, 2, 2), **{factor: 2.0})
+
+    assert_same_outcome(scenario)
+
+
 def test_the_torch_level_functions():
     """``torch.prelu``, ``torch.pixel_shuffle`` and ``torch.pixel_unshuffle`` are the same
     operations, with the same argument checks."""

@@ -204,10 +204,10 @@ def test_matrix_exp(shape, scale, dtype):
     assert_same_outcome(scenario, rtol=1e-5, atol=1e-5)
 
 
-@pytest.mark.parametrize("data", [np.ones(3), np.ones((2, 3)), np.ones((3, 3), np.int64)],
-                         ids=["vector", "not square", "integers"])
+@pytest.mark.parametrize("data", [np.ones(3), np.ones((2, 3)), np.ones((3, 3), np.int64),
+                                  [[1.0]]], ids=["vector", "not square", "integers", "a list"])
 def test_matrix_exp_errors(data):
     def scenario(torch):
-        return torch.matrix_exp(torch.tensor(data))
+        return torch.matrix_exp(data if isinstance(data, list) else torch.tensor(data))
 
     assert_same_outcome(scenario)
