@@ -271,3 +271,53 @@ def test_max_unpool_errors(call, shape):
         return call(torch.nn.functional, x, torch.zeros(shape, dtype=torch.int64)).shape
 
     assert_same_outcome(scenario)
+
+
+HOOKED = {
+    "AvgPool3d": lambda nn: nn.AvgPool3d(2, 1, 1, count_include_pad=False),
+    "AdaptiveAvgPool3d": lambda nn: nn.AdaptiveAvgPool3d((1, 2, 3)),
+    "AdaptiveMaxPool3d with indices": lambda nn: nn.AdaptiveMaxPool3d(2, return_indices=True),
+    "MaxPool3d with indices": lambda nn: nn.MaxPool3d(2, return_indices=True),
+}
+
+
+@pytest.mark.parametrize("make", HOOKED.values(), ids=HOOKED.keys())
+def test_module_hooks_on_3d_pools(make):
+    """Each layer's forward pre-hook, forward hook (which sees the ``(values, indices)``
+    pair of a layer with ``return_indices``) and full backward hook, in order, with what
+    they receive."""
+    def scenario(torch):
+        layer = make(torch.nn)
+        seen = []
+        layer.register_forward_pre_hook(lambda m, args: seen.append(("pre", args[0].shape)))
+        layer.register_forward_hook(lambda m, args, out: seen.append(
+            ("forward", [o.clone() for o in out] if isinstance(out, tuple) else out.clone())))
+        layer.register_full_backward_hook(lambda m, grad_input, grad_output: seen.append(
+            ("backward", [None if g is None else g.clone() for g in grad_input],
+             [None if g is None else g.clone() for g in grad_output])))
+        x = leaf(torch, values((1, 2, 3, 4, 4), seed=8))
+        result = layer(x)
+        out = result[0] if isinstance(result, tuple) else result
+        (out * upstream(torch, out)).sum().backward()
+        return seen
+
+    assert_same_outcome(scenario)
+
+
+def test_module_hooks_on_max_unpool():
+    """``MaxUnpool2d`` takes two tensors (and an ``output_size`` keyword): its hooks see
+    both, and its full backward hook gets no gradient for the integer indices."""
+    def scenario(torch):
+        pool, unpool = torch.nn.MaxPool2d(2, return_indices=True), torch.nn.MaxUnpool2d(2)
+        seen = []
+        unpool.register_forward_pre_hook(
+            lambda m, args, kwargs: seen.append(("pre", len(args), sorted(kwargs))),
+            with_kwargs=True)
+        unpool.register_full_backward_hook(lambda m, grad_input, grad_output: seen.append(
+            ("backward", [None if g is None else g.clone() for g in grad_input])))
+        x = leaf(torch, values((1, 1, 4, 5), seed=9))
+        out = unpool(*pool(x), output_size=[4, 5])
+        (out * upstream(torch, out)).sum().backward()
+        return seen, x.grad
+
+    assert_same_outcome(scenario)
