@@ -116,7 +116,9 @@ from ._ops.logical import (
     logical_xor,
 )
 from ._ops.losses_more import xlogy
+from ._ops.matrix_functions import matrix_exp
 from ._ops.nonzero import argwhere, count_nonzero, nonzero, where
+from ._ops.pixel_shuffle import pixel_shuffle, pixel_unshuffle
 from ._ops.pointwise import (
     abs,
     add,
@@ -227,6 +229,7 @@ from .autograd import (
     set_grad_enabled,
 )
 from .cli.torch_alias import install_as_torch
+from .nn.functional import prelu  # (after ``nn``: torch.prelu is the same function)
 from .random import get_rng_state, initial_seed, manual_seed, seed, set_rng_state
 from .serialization import load, save
 from .tracing import hook_trace

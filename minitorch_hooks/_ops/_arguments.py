@@ -44,7 +44,7 @@ TENSOR_PARAMETERS: dict[str, tuple[str, ...]] = {
          "sort", "argsort", "topk", "log2", "log10", "floor", "ceil", "round", "trunc",
          "frac", "narrow", "movedim", "diagonal", "logsumexp", "roll", "tile", "nonzero",
          "argwhere", "count_nonzero",
-         "diag", "nan_to_num"),
+         "diag", "nan_to_num", "matrix_exp"),
         _UNARY),
     **dict.fromkeys(("add", "sub", "mul", "div", "add_", "sub_", "mul_", "div_", "copy_"),
                     ("input#", "other#")),
@@ -65,6 +65,7 @@ TENSOR_PARAMETERS: dict[str, tuple[str, ...]] = {
     "baddbmm": ("input", "batch1", "batch2"),
     "addmm": ("input", "mat1", "mat2"),
     "linear": ("input", "weight", "bias?"),
+    "prelu": ("input", "weight"),
     "cross_entropy_loss": ("input", "target", "weight?"),
     "nll_loss_nd": ("input", "target", "weight?"),
 }

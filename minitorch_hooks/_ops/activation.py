@@ -128,3 +128,32 @@ def leaky_relu_result_saved(input: Tensor, negative_slope: float = 0.01) -> Tens
     x = _floating_only(input, "leaky_relu", "leaky_relu_cpu")
     return record(_leaky(x, negative_slope), LeakyReluBackward1, (input,), save_output=True,
                   negative_slope=negative_slope)
+
+
+class PreluKernelBackward0(Node):
+    """``prelu``'s two gradients: the input's is ``grad`` where ``x > 0`` and ``weight *
+    grad`` elsewhere, the weight's is ``x * grad`` where ``x <= 0``, summed over every
+    element that shares the slope. Both select with ``where`` rather than multiply by a
+    mask, so an infinite upstream gradient at a clipped position gives no ``nan``."""
+
+    __slots__ = ()
+    saved_names = ("self", "weight")
+
+    def backward(self, grad):
+        x, weight = self.saved_arrays()
+        positive = formula.array(x) > 0
+        grad_weight = formula.where(positive, 0, x * grad)
+        return (formula.where(positive, grad, weight * grad),
+                formula.sum_to_shape(grad_weight, formula.array(weight).shape))
+
+
+def prelu_kernel(input: Tensor, weight: Tensor) -> Tensor:
+    """``x`` where positive, ``weight * x`` elsewhere, with ``weight`` already shaped to
+    broadcast over ``input`` (PyTorch's ``_prelu_kernel``)."""
+    x = input._data
+    if x.dtype.kind != "f":
+        raise NotImplementedError(f"\"prelu_cpu\" not implemented for "
+                                  f"'{input.dtype.scalar_name}'")
+    # ``np.where`` keeps the input's memory order, as PyTorch's TensorIterator does.
+    return record(np.where(x > 0, x, weight._data * x), PreluKernelBackward0,
+                  (input, weight), saved=(input, weight))

@@ -1,5 +1,5 @@
-"""Convolutions, padding, pooling and resizing: ``F.conv2d``, ``F.pad``, ``F.max_pool2d``,
-``F.avg_pool2d``, ``F.adaptive_avg_pool2d``, ``F.interpolate``, the functions behind a CNN's
+"""Convolutions, padding, pooling and resizing: ``F.conv2d``, ``F.pad``, ``F.max_pool2d/3d``,
+``F.avg_pool2d/3d``, ``F.adaptive_avg_pool2d/3d``, ``F.interpolate``, the functions behind a CNN's
 image layers: a concept of their own (windows sliding over an image), apart from the
 element-wise functions and losses of ``functional.py``. Import them from
 ``minitorch_hooks.nn.functional`` (``F``), which re-exports every one.
@@ -191,26 +191,57 @@ def pad(input: Tensor, pad: Sequence[int], mode: str = "constant",
 
 # -- pooling and resizing -----------------------------------------------------------------
 
-def _pair_param(value: Any, name: str, function: str) -> tuple[int, int]:
-    values = (value, value) if isinstance(value, int) else tuple(value)
-    if len(values) not in (1, 2):
-        raise RuntimeError(f"{function}: {name} must either be a single int, or a tuple of "
-                           "two ints")
-    return values * 2 if len(values) == 1 else values
+_COUNT_WORDS = {2: "two", 3: "three"}
+
+
+def _spatial_param(value: Any, name: str, function: str, nd: int) -> tuple[int, ...]:
+    """An int, or a tuple of one or ``nd`` ints, as ``nd`` ints; PyTorch's words when not
+    (``avg_pool3d``'s say "must be", the others' "must either be"; "omitted" is the
+    stride's default)."""
+    values = (value,) * nd if isinstance(value, int) else tuple(value)
+    if len(values) not in (1, nd):
+        either = "" if function == "avg_pool3d" else "either "
+        what = "omitted, a single int" if name == "stride" else "a single int"
+        must = "must be either" if name == "dilation" else f"must {either}be"
+        raise RuntimeError(f"{function}: {name} {must} {what}, or a tuple of "
+                           f"{_COUNT_WORDS[nd]} ints")
+    return values * nd if len(values) == 1 else values
+
+
+def _pool_params(kernel_size: Any, stride: Any, padding: Any, dilation: Any, function: str,
+                 nd: int) -> tuple:
+    """The arguments of a pooling as ``nd`` ints each; ``stride`` defaults to the kernel
+    (``stride_given`` is what the node keeps: ``()`` when it was left out)."""
+    kernel = _spatial_param(kernel_size, "kernel_size", function, nd)
+    stride_given = (() if stride is None or stride == [] else
+                    _spatial_param(stride, "stride", function, nd))
+    padding = _spatial_param(padding, "padding", function, nd)
+    dilation = _spatial_param(dilation, "dilation", function, nd)
+    return kernel, stride_given or kernel, padding, dilation, stride_given
+
+
+def _check_padding(kernel: Sequence[int], stride: Sequence[int], padding: Sequence[int],
+                   dilation: Sequence[int]) -> None:
+    """PyTorch's ``pooling_output_shape`` checks, axis by axis: a stride, a padding of at
+    most half the (dilated) kernel, so that no window lies in the padding alone."""
+    for k, s, p, d in zip(kernel, stride, padding, dilation):
+        if s == 0:
+            raise RuntimeError("stride should not be zero")
+        if p < 0:
+            raise RuntimeError(f"pad must be non-negative, but got pad: {p}")
+        if p > int((d * (k - 1) + 1) / 2):  # C's division, towards zero
+            raise RuntimeError("pad should be at most half of effective kernel size, but got "
+                               f"pad={p}, kernel_size={k} and dilation={d}")
 
 
 def _pool_args(input: Tensor, kernel_size: Any, stride: Any, padding: Any, dilation: Any,
                function: str) -> tuple:
     """The checks ``max_pool2d`` and ``avg_pool2d`` share; ``stride`` defaults to the
-    kernel. Returns the input as a batch, and whether it was one."""
+    kernel."""
     if input.dtype is _dtype.bool:  # (avg_pool2d also refuses other integers, but later)
         raise NotImplementedError(f'"{function}" not implemented for \'Bool\'')
-    kernel = _pair_param(kernel_size, "kernel_size", function)
-    stride_given = () if stride is None or stride == [] else _pair_param(stride, "stride",
-                                                                          function)
-    stride = stride_given or kernel
-    padding = _pair_param(padding, "pad", function)
-    dilation = _pair_param(dilation, "dilation", function)
+    kernel, stride, padding, dilation, stride_given = _pool_params(
+        kernel_size, stride, padding, dilation, function, 2)
     if 0 in kernel or 0 in stride:
         raise RuntimeError("stride should not be zero" if 0 in stride else
                            "kernel size should be greater than zero")
@@ -225,10 +256,7 @@ def _pool_args(input: Tensor, kernel_size: Any, stride: Any, padding: Any, dilat
     if input.dim() not in (3, 4) or 0 in input.shape[-3:]:
         raise RuntimeError("Expected 3D or 4D (batch mode) tensor with optional 0 dim batch "
                            f"size for input, but got:{list(input.shape)}")
-    for k, p, d in zip(kernel, padding, dilation):
-        if p > (d * (k - 1) + 1) // 2:
-            raise RuntimeError("pad should be at most half of effective kernel size, but got "
-                               f"pad={p}, kernel_size={k} and dilation={d}")
+    _check_padding(kernel, stride, padding, dilation)
     if function == "max_pool2d" and any(p > k // 2 for k, p in zip(kernel, padding)):
         # A second check, on the kernel without its dilation: so that no window is all
         # padding (its maximum would be minus infinity, at no position).
@@ -240,9 +268,46 @@ def _pool_args(input: Tensor, kernel_size: Any, stride: Any, padding: Any, dilat
 
 def _check_pooled(input: Tensor, out: list[int]) -> None:
     if min(out) < 1:
-        sizes = "x".join(map(str, input.shape[-3:]))
+        nd = len(out)
+        sizes = "x".join(map(str, input.shape[-nd - 1:]))
+        pooled = "x".join(map(str, [input.shape[-nd - 1], *out]))
         raise RuntimeError(f"Given input size: ({sizes}). Calculated output size: "
-                           f"({input.shape[-3]}x{out[0]}x{out[1]}). Output size is too small")
+                           f"({pooled}). Output size is too small")
+
+
+def _pool3d_args(input: Tensor, kernel_size: Any, stride: Any, padding: Any, dilation: Any,
+                 ceil_mode: bool, function: str) -> tuple:
+    """The checks of ``max_pool3d`` and ``avg_pool3d``, in PyTorch's order (its
+    ``pool3d_shape_check``): the arguments, the rank, each axis's padding, then the
+    signs, the sizes and the output's size. The dtype is checked last, by the kernel."""
+    kernel, stride, padding, dilation, stride_given = _pool_params(
+        kernel_size, stride, padding, dilation, function, 3)
+    if input.dim() not in (4, 5):
+        raise RuntimeError("non-empty 4D or 5D (batch mode) tensor expected for input")
+    _check_padding(kernel, stride, padding, dilation)
+    for name, letter, values in (("kernel size", "k", kernel), ("stride", "d", stride),
+                                 ("dilation", "dilation", dilation)):
+        if min(values) <= 0:
+            got = " ".join(f"{letter}{axis}: {v}" for axis, v in zip("THW", values))
+            raise RuntimeError(f"{name} should be greater than zero, but got {got}")
+    if 0 in input.shape[-4:]:
+        where = ("avg_pool3d()" if function == "avg_pool3d" else
+                 "max_pool3d_with_indices_out_cpu_template()")
+        raise RuntimeError(f"{where}: Expected input's non-batch dimensions to have positive "
+                           f"length, but input has a shape of {list(input.shape)} and "
+                           "non-batch dimension 0 has length zero!")
+    size = input.shape[-3:]
+    if function == "avg_pool3d" and any(i < k for i, k in zip(size, kernel)):
+        raise RuntimeError(f"input image (T: {size[0]} H: {size[1]} W: {size[2]}) smaller "
+                           f"than kernel size (kT: {kernel[0]} kH: {kernel[1]} kW: "
+                           f"{kernel[2]})")
+    if any(p > k / 2 for k, p in zip(kernel, padding)):
+        raise RuntimeError("pad should be smaller than or equal to half of kernel size, but "
+                           f"got kT: {kernel[0]} kW: {kernel[2]} kH: {kernel[1]} padT: "
+                           f"{padding[0]} padW: {padding[2]} padH: {padding[1]}")
+    _check_pooled(input, [_pooling.pooled_size(*a, ceil_mode) for a in zip(
+        size, kernel, stride, padding, dilation)])
+    return kernel, stride, padding, dilation, stride_given
 
 
 def max_pool2d_with_indices(input: Tensor, kernel_size: Any, stride: Any = None,
@@ -256,8 +321,9 @@ def max_pool2d_with_indices(input: Tensor, kernel_size: Any, stride: Any = None,
         input, kernel_size, stride, padding, dilation, "max_pool2d")
     _check_pooled(input, [_pooling.pooled_size(*a, ceil_mode) for a in zip(
         input.shape[-2:], kernel, stride, padding, dilation)])
-    return _pooling.max_pool2d_with_indices(input, kernel, stride, padding, dilation,
-                                            ceil_mode, stride_given)
+    return _pooling.max_pool_with_indices(input, kernel, stride, padding, dilation,
+                                          ceil_mode, stride_given,
+                                          _pooling.MaxPool2DWithIndicesBackward0)
 
 
 def max_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0,
@@ -268,6 +334,34 @@ def max_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any
     See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.functional.max_pool2d.html>
     """
     out, indices = max_pool2d_with_indices(input, kernel_size, stride, padding, dilation,
+                                           ceil_mode)
+    return (out, indices) if return_indices else out
+
+
+def max_pool3d_with_indices(input: Tensor, kernel_size: Any, stride: Any = None,
+                            padding: Any = 0, dilation: Any = 1, ceil_mode: bool = False,
+                            return_indices: bool = True) -> tuple[Tensor, Tensor]:
+    """``max_pool2d_with_indices`` over volumes: each maximum's flat position is in its
+    ``(D, H, W)`` volume.
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.functional.max_pool3d.html>
+    """
+    kernel, stride, padding, dilation, stride_given = _pool3d_args(
+        input, kernel_size, stride, padding, dilation, ceil_mode, "max_pool3d")
+    if input.dtype is _dtype.bool:
+        raise NotImplementedError('"max_pool3d" not implemented for \'Bool\'')
+    return _pooling.max_pool_with_indices(input, kernel, stride, padding, dilation,
+                                          ceil_mode, stride_given,
+                                          _pooling.MaxPool3DWithIndicesBackward0)
+
+
+def max_pool3d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0,
+               dilation: Any = 1, ceil_mode: bool = False,
+               return_indices: bool = False) -> Any:
+    """The maximum of each ``kernel_size`` window of ``(N, C, D, H, W)`` (or ``(C, D, H,
+    W)``) inputs; ``return_indices`` also returns where each maximum is.
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.functional.max_pool3d.html>
+    """
+    out, indices = max_pool3d_with_indices(input, kernel_size, stride, padding, dilation,
                                            ceil_mode)
     return (out, indices) if return_indices else out
 
@@ -288,8 +382,78 @@ def avg_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any
         raise RuntimeError("divisor must be not zero")
     _check_pooled(input, [_pooling.pooled_size(*a, 1, ceil_mode) for a in zip(
         input.shape[-2:], kernel, stride, padding)])
-    return _pooling.avg_pool2d(input, kernel, stride, padding, ceil_mode, count_include_pad,
-                               divisor_override, stride_given)
+    return _pooling.avg_pool(input, kernel, stride, padding, ceil_mode, count_include_pad,
+                             divisor_override, stride_given, _pooling.AvgPool2DBackward0)
+
+
+def avg_pool3d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0,
+               ceil_mode: bool = False, count_include_pad: bool = True,
+               divisor_override: int | None = None) -> Tensor:
+    """The mean of each window of ``(N, C, D, H, W)`` (or ``(C, D, H, W)``) inputs, with
+    ``avg_pool2d``'s divisor.
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.functional.avg_pool3d.html>
+    """
+    if divisor_override is not None and divisor_override == 0:
+        raise RuntimeError("divisor must be not zero")
+    kernel, stride, padding, _, stride_given = _pool3d_args(
+        input, kernel_size, stride, padding, 1, ceil_mode, "avg_pool3d")
+    if input.dtype not in (_dtype.float32, _dtype.float64, _dtype.int64):
+        raise NotImplementedError('"avg_pool3d_out_frame" not implemented for '
+                                  f"'{input.dtype.scalar_name}'")
+    return _pooling.avg_pool(input, kernel, stride, padding, ceil_mode, count_include_pad,
+                             divisor_override, stride_given, _pooling.AvgPool3DBackward0)
+
+
+def adaptive_output_size(input: Tensor, output_size: Any) -> Any:
+    """``output_size`` with each ``None`` replaced by the input's size there (PyTorch's
+    ``_list_with_default``, in Python before the kernel): an int stays an int."""
+    if isinstance(output_size, int):
+        return output_size
+    if input.dim() <= len(output_size):
+        raise ValueError(f"Input dimension should be at least {len(output_size) + 1}")
+    return [s if s is not None else d
+            for s, d in zip(output_size, input.shape[-len(output_size):])]
+
+
+def check_adaptive_input(input: Tensor, function: str, nd: int, first: int) -> None:
+    """An ``(N, C, *spatial)`` or ``(C, *spatial)`` input with no empty dimension from
+    ``first`` on (counted from the end; the average poolings check the spatial ones only,
+    the maximum poolings the channels too)."""
+    ndim = input.dim()
+    if ndim not in (nd + 1, nd + 2):
+        got = ": " if function.startswith("adaptive_max") else " "
+        raise RuntimeError(f"{function}(): Expected {nd + 1}D or {nd + 2}D tensor, but "
+                           f"got{got}{list(input.shape)}")
+    for dim in range(max(ndim - first, 1), ndim):
+        if input.shape[dim] == 0:
+            raise RuntimeError(f"{function}(): Expected input to have non-zero size for "
+                               f"non-batch dimensions, but input has sizes {list(input.shape)} "
+                               f"with dimension {dim} being empty")
+
+
+def _adaptive_avg_pool(input: Tensor, output_size: Any, nd: int) -> Tensor:
+    """``adaptive_avg_pool2d`` or ``3d``: one averaging matrix per spatial axis."""
+    function = f"adaptive_avg_pool{nd}d"
+    output_size = adaptive_output_size(input, output_size)
+    out = [output_size] * nd if isinstance(output_size, int) else list(output_size)
+    if len(out) != nd:
+        raise RuntimeError(f"{function}: output_size must be {nd}")
+    if min(out) < 0:
+        received = ", ".join(map(str, out[:2])) + "".join(f",{o}" for o in out[2:])
+        raise RuntimeError(f"{function}: elements of output_size must be greater than or "
+                           f"equal to 0 but received {{{received}}}")
+    if out == [1] * nd:  # PyTorch takes the mean then: ``MeanBackward1``
+        return mean(input, tuple(range(-1, -nd - 1, -1)), keepdim=True)
+    check_adaptive_input(input, function, nd, nd)
+    if not input.is_floating_point():
+        kernel = function if nd == 2 else f"{function}_cpu"
+        raise NotImplementedError(f'"{kernel}" not implemented for '
+                                  f"'{input.dtype.scalar_name}'")
+    matrices = [_pooling.adaptive_average_matrix(size, o)
+                for size, o in zip(input.shape[-nd:], out)]
+    node = (_pooling.AdaptiveAvgPool2DBackward0 if nd == 2 else
+            _pooling.AdaptiveAvgPool3DBackward0)
+    return _pooling.separable(input, matrices, node)
 
 
 def adaptive_avg_pool2d(input: Tensor, output_size: Any) -> Tensor:
@@ -297,24 +461,14 @@ def adaptive_avg_pool2d(input: Tensor, output_size: Any) -> Tensor:
     dimension): the layer that lets a CNN take images of any size.
     See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.functional.adaptive_avg_pool2d.html>
     """
-    if input.dim() not in (3, 4):
-        raise RuntimeError("adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got "
-                           f"{list(input.shape)}")
-    sizes = (output_size, output_size) if isinstance(output_size, int) else tuple(output_size)
-    if len(sizes) != 2:
-        raise RuntimeError("adaptive_avg_pool2d: output_size must be 2")
-    out = [input.shape[-2 + i] if s is None else s for i, s in enumerate(sizes)]
-    if min(out) < 0:
-        raise RuntimeError("adaptive_avg_pool2d: elements of output_size must be greater "
-                           f"than or equal to 0 but received {{{out[0]}, {out[1]}}}")
-    if not input.is_floating_point():
-        raise NotImplementedError('"adaptive_avg_pool2d" not implemented for '
-                                  f"'{input.dtype.scalar_name}'")
-    if out == [1, 1]:  # PyTorch takes the mean then: ``MeanBackward1``
-        return mean(input, (-1, -2), keepdim=True)
-    rows, cols = (_pooling.adaptive_average_matrix(size, o)
-                  for size, o in zip(input.shape[-2:], out))
-    return _pooling.separable(input, rows, cols, _pooling.AdaptiveAvgPool2DBackward0)
+    return _adaptive_avg_pool(input, output_size, 2)
+
+
+def adaptive_avg_pool3d(input: Tensor, output_size: Any) -> Tensor:
+    """Average pooling of ``(N, C, D, H, W)`` volumes to ``output_size``.
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.functional.adaptive_avg_pool3d.html>
+    """
+    return _adaptive_avg_pool(input, output_size, 3)
 
 
 _INTERPOLATE_MODES = ("nearest | linear | bilinear | bicubic | trilinear | lanczos | area | "
@@ -385,10 +539,10 @@ def interpolate(input: Tensor, size: Any = None, scale_factor: Any = None,
     if mode == "nearest":
         rows, cols = (_pooling.nearest_matrix(length, o, s)
                       for length, o, s in zip(spatial, out, scales))
-        return _pooling.separable(input, rows, cols, _pooling.UpsampleNearest2DBackward0,
+        return _pooling.separable(input, (rows, cols), _pooling.UpsampleNearest2DBackward0,
                                   **attributes)
     align = bool(align_corners)
     rows, cols = (_pooling.bilinear_matrix(length, o, align, s)
                   for length, o, s in zip(spatial, out, scales))
-    return _pooling.separable(input, rows, cols, _pooling.UpsampleBilinear2DBackward0,
+    return _pooling.separable(input, (rows, cols), _pooling.UpsampleBilinear2DBackward0,
                               align_corners=align, **attributes)

@@ -1,5 +1,5 @@
-"""``F.max_pool1d``, ``F.avg_pool1d``, ``F.adaptive_avg_pool1d``, ``F.adaptive_max_pool1d``
-and ``F.adaptive_max_pool2d``.
+"""``F.max_pool1d``, ``F.avg_pool1d``, ``F.adaptive_avg_pool1d``, ``F.adaptive_max_pool1d``,
+``F.adaptive_max_pool2d/3d`` and ``F.max_unpool1d/2d/3d``.
 
 PyTorch computes each 1-d pool as the 2-d one on the input with a dimension of size 1
 inserted before the last (``unsqueeze(-2)``, a window of height 1), then removes it
@@ -12,11 +12,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._ops import adaptive_max_pool as _adaptive_max
+from .. import _dtype
+from .._ops import pooling as _pooling
 from .._ops.shape import squeeze, unsqueeze
 from .._tensor import Tensor
+from ._functional_conv import adaptive_output_size, check_adaptive_input
 
 __all__ = ["adaptive_avg_pool1d", "adaptive_max_pool1d", "adaptive_max_pool2d",
+           "adaptive_max_pool3d", "max_unpool1d", "max_unpool2d", "max_unpool3d",
            "avg_pool1d", "max_pool1d", "max_pool1d_with_indices"]
 
 
@@ -79,17 +82,43 @@ def adaptive_avg_pool1d(input: Tensor, output_size: Any) -> Tensor:
     return squeeze(adaptive_avg_pool2d(unsqueeze(input, -2), (1, _single(output_size))), -2)
 
 
+def _adaptive_max_pool(input: Tensor, output_size: Any, nd: int) -> tuple[Tensor, Tensor]:
+    """``adaptive_max_pool2d`` or ``3d``, with PyTorch's checks in its order: the input,
+    then the output size, then the dtype (by the kernel)."""
+    function = f"adaptive_max_pool{nd}d"
+    output_size = adaptive_output_size(input, output_size)
+    check_adaptive_input(input, function, nd, input.dim() - 1)
+    out = [output_size] * nd if isinstance(output_size, int) else list(output_size)
+    if len(out) != nd:
+        raise RuntimeError(f"{function}(): internal error: output_size.size() must be {nd}")
+    if min(out) < 0:
+        shape = [*input.shape[:-nd], *out]
+        raise RuntimeError(f"Trying to create tensor with negative dimension {min(out)}: "
+                           f"{shape}")
+    if not input.is_floating_point():
+        kernel = function if nd == 2 else f"{function}_cpu"
+        raise NotImplementedError(f'"{kernel}" not implemented for '
+                                  f"'{input.dtype.scalar_name}'")
+    node = (_pooling.AdaptiveMaxPool2DBackward0 if nd == 2 else
+            _pooling.AdaptiveMaxPool3DBackward0)
+    return _pooling.adaptive_max_pool(input, out, node)
+
+
 def adaptive_max_pool2d(input: Tensor, output_size: Any, return_indices: bool = False) -> Any:
     """Max pooling to ``output_size`` (``None`` keeps that dimension); ``return_indices``
     also returns each maximum's flat position in its plane.
     See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.functional.adaptive_max_pool2d.html>
     """
-    if input.dim() not in (3, 4):
-        raise RuntimeError("adaptive_max_pool2d(): Expected 3D or 4D tensor, but got: "
-                           f"{list(input.shape)}")
-    sizes = (output_size, output_size) if isinstance(output_size, int) else tuple(output_size)
-    out_size = tuple(input.shape[-2 + i] if s is None else s for i, s in enumerate(sizes))
-    out, indices = _adaptive_max.adaptive_max_pool2d(input, out_size)
+    out, indices = _adaptive_max_pool(input, output_size, 2)
+    return (out, indices) if return_indices else out
+
+
+def adaptive_max_pool3d(input: Tensor, output_size: Any, return_indices: bool = False) -> Any:
+    """Max pooling of ``(N, C, D, H, W)`` volumes to ``output_size`` (``None`` keeps that
+    dimension); ``return_indices`` also returns each maximum's flat position in its volume.
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.functional.adaptive_max_pool3d.html>
+    """
+    out, indices = _adaptive_max_pool(input, output_size, 3)
     return (out, indices) if return_indices else out
 
 
@@ -98,7 +127,91 @@ def adaptive_max_pool1d(input: Tensor, output_size: Any, return_indices: bool = 
     See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.functional.adaptive_max_pool1d.html>
     """
     _check_rank(input, "adaptive_max_pool1d")
-    out, indices = _adaptive_max.adaptive_max_pool2d(unsqueeze(input, -2),
-                                                     (1, _single(output_size)))
+    out, indices = _adaptive_max_pool(unsqueeze(input, -2), (1, _single(output_size)), 2)
     out, indices = squeeze(out, -2), squeeze(indices, -2)
     return (out, indices) if return_indices else out
+
+
+def _unpool_output_size(input: Tensor, kernel: tuple, stride: tuple, padding: tuple,
+                        output_size: Any) -> list[int]:
+    """The unpooled size: the one a pooling of that geometry shrank from, by default; a
+    given ``output_size`` (with or without its batch and channel sizes) must be one that
+    pools to the input's size."""
+    nd = len(kernel)
+    default = [(input.shape[-nd + d] - 1) * stride[d] + kernel[d] - 2 * padding[d]
+               for d in range(nd)]
+    if output_size is None:
+        return default
+    output_size = list(output_size)
+    if len(output_size) == nd + 2:
+        output_size = output_size[2:]
+    if len(output_size) != nd:
+        raise ValueError(f"output_size should be a sequence containing {nd} or {nd + 2} "
+                         f"elements, but it has a length of '{len(output_size)}'")
+    for d in range(nd):
+        low, high = default[d] - stride[d], default[d] + stride[d]
+        if not low < output_size[d] < high:
+            raise ValueError(f'invalid output_size "{tuple(output_size)}" (dim {d} must be '
+                             f"between {low} and {high})")
+    return output_size
+
+
+def _spatial(value: Any, nd: int) -> tuple:
+    return tuple(value) if isinstance(value, (tuple, list)) else (value,) * nd
+
+
+def _max_unpool(input: Tensor, indices: Tensor, out: list[int]) -> Tensor:
+    """``max_unpool2d`` or ``3d`` to the spatial size ``out``: PyTorch's checks, in its
+    order, then the op."""
+    nd = len(out)
+    name = f"max_unpooling{nd}d"
+    if indices.dtype is not _dtype.int64:
+        raise RuntimeError("elements in indices should be type int64 but got: "
+                           f"{indices.dtype.scalar_name}")
+    if input.dim() not in (nd + 1, nd + 2):
+        raise RuntimeError(f"Input to {name} should be a {nd + 1}d or {nd + 2}d Tensor, but "
+                           f"got a tensor with {input.dim()} dimensions.")
+    if input.shape != indices.shape:
+        raise RuntimeError("Expected shape of indices to be same as that of the input tensor "
+                           f"({list(input.shape)}) but got indices tensor with shape: "
+                           f"{list(indices.shape)}")
+    if not input.is_floating_point():
+        raise NotImplementedError(f'"max_unpool{nd}d" not implemented for '
+                                  f"'{input.dtype.scalar_name}'")
+    node = _pooling.MaxUnpool2DBackward0 if nd == 2 else _pooling.MaxUnpool3DBackward0
+    return _pooling.max_unpool(input, indices, out, node)
+
+
+def max_unpool1d(input: Tensor, indices: Tensor, kernel_size: Any, stride: Any = None,
+                 padding: Any = 0, output_size: Any = None) -> Tensor:
+    """``max_unpool2d`` on the input with a last dimension of size 1 added (and removed
+    after), as PyTorch computes it.
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.functional.max_unpool1d.html>
+    """
+    kernel = (_single(kernel_size),)
+    step = kernel if stride is None else (_single(stride),)
+    out = _unpool_output_size(input, kernel, step, (_single(padding),), output_size)
+    return squeeze(_max_unpool(unsqueeze(input, -1), unsqueeze(indices, -1), [*out, 1]), -1)
+
+
+def max_unpool2d(input: Tensor, indices: Tensor, kernel_size: Any, stride: Any = None,
+                 padding: Any = 0, output_size: Any = None) -> Tensor:
+    """The partial inverse of ``max_pool2d``: each value written back where its maximum
+    was (``indices``), zeros elsewhere.
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.functional.max_unpool2d.html>
+    """
+    kernel = _spatial(kernel_size, 2)
+    step = kernel if stride is None else _spatial(stride, 2)
+    out = _unpool_output_size(input, kernel, step, _spatial(padding, 2), output_size)
+    return _max_unpool(input, indices, out)
+
+
+def max_unpool3d(input: Tensor, indices: Tensor, kernel_size: Any, stride: Any = None,
+                 padding: Any = 0, output_size: Any = None) -> Tensor:
+    """The partial inverse of ``max_pool3d``.
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.functional.max_unpool3d.html>
+    """
+    kernel = _spatial(kernel_size, 3)
+    step = kernel if stride is None else _spatial(stride, 3)
+    out = _unpool_output_size(input, kernel, step, _spatial(padding, 3), output_size)
+    return _max_unpool(input, indices, out)

@@ -23,6 +23,7 @@ from .._ops import im2col as _im2col
 from .._ops import inplace as _inplace
 from .._ops import loss as _loss
 from .._ops import normalization as _norm
+from .._ops import pixel_shuffle as _pixel_shuffle
 from .._ops import sparse as _sparse
 from .._ops._arguments import checked
 from .._ops.linalg import addmm, matmul
@@ -33,12 +34,16 @@ from .._tensor import Tensor, _c_name, wrap
 from ..autograd.grad_mode import no_grad
 from ._functional_conv import (
     adaptive_avg_pool2d,
+    adaptive_avg_pool3d,
     avg_pool2d,
+    avg_pool3d,
     conv1d,
     conv2d,
     interpolate,
     max_pool2d,
     max_pool2d_with_indices,
+    max_pool3d,
+    max_pool3d_with_indices,
     pad,
 )
 
@@ -54,23 +59,32 @@ from ._functional_pool_more import (
     adaptive_avg_pool1d,
     adaptive_max_pool1d,
     adaptive_max_pool2d,
+    adaptive_max_pool3d,
     avg_pool1d,
     max_pool1d,
     max_pool1d_with_indices,
+    max_unpool1d,
+    max_unpool2d,
+    max_unpool3d,
 )
 
-__all__ = ["adaptive_avg_pool2d", "avg_pool2d", "batch_norm", "binary_cross_entropy_with_logits",
+__all__ = ["adaptive_avg_pool2d", "adaptive_avg_pool3d", "adaptive_max_pool3d", "avg_pool2d",
+           "avg_pool3d", "max_pool3d", "max_pool3d_with_indices", "max_unpool1d", "max_unpool2d",
+           "max_unpool3d", "batch_norm",
+           "binary_cross_entropy_with_logits",
            "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "cross_entropy",
            "dropout1d", "dropout2d", "dropout3d", "fold", "hardswish", "hardtanh", "hardtanh_",
            "relu6", "binary_cross_entropy", "huber_loss", "kl_div", "smooth_l1_loss",
            "instance_norm", "adaptive_avg_pool1d", "adaptive_max_pool1d", "adaptive_max_pool2d",
            "avg_pool1d", "max_pool1d", "max_pool1d_with_indices", "unfold",
            "dropout", "embedding", "gelu", "group_norm", "interpolate", "l1_loss", "layer_norm",
-           "leaky_relu", "leaky_relu_", "linear", "log_softmax", "max_pool2d",
-           "max_pool2d_with_indices", "mse_loss", "nll_loss", "pad", "relu", "relu_",
+           "leaky_relu", "leaky_relu_", "linear", "prelu", "log_softmax", "max_pool2d",
+           "max_pool2d_with_indices", "mse_loss", "nll_loss", "pad", "pixel_shuffle",
+           "pixel_unshuffle", "relu", "relu_",
            "scaled_dot_product_attention", "sigmoid", "silu", "softmax", "softmin", "tanh"]
 
 gelu = _activation.gelu
+pixel_shuffle, pixel_unshuffle = _pixel_shuffle.pixel_shuffle, _pixel_shuffle.pixel_unshuffle
 
 
 def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
@@ -123,6 +137,35 @@ def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = Fals
 
 
 leaky_relu_ = _inplace.leaky_relu_
+
+
+def prelu(input: Tensor, weight: Tensor) -> Tensor:
+    """``x`` where positive, ``weight * x`` elsewhere: ``leaky_relu`` with a learnt slope,
+    one for all channels (``weight`` of one element) or one per channel (dimension 1).
+
+    As PyTorch does, ``weight`` is first reshaped to broadcast over dimension 1 (a
+    ``ViewBackward0`` between the weight and ``PreluKernelBackward0``) unless it already
+    has the input's number of dimensions; a 0-d or 1-d input has one channel.
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.functional.prelu.html>
+    """
+    if input.dtype is not weight.dtype:
+        raise RuntimeError("prelu: Type promoting not supported. Got "
+                           f"{input.dtype.scalar_name} and {weight.dtype.scalar_name}")
+    ndim = input.dim()
+    if weight.numel() != 1:
+        if ndim == 0:
+            raise RuntimeError("Not allow zero-dim input tensor.")
+        channels = input.size(1) if ndim > 1 else 1
+        if channels != weight.numel():
+            raise RuntimeError("Mismatch of parameter numbers and input channel size. Found "
+                               f"parameter numbers = {weight.numel()} and channel size = "
+                               f"{channels}.")
+    if weight.dim() > 1:
+        raise RuntimeError("prelu: Expected `weight` to be a scalar or 1D tensor, but got: "
+                           f"ndim = {weight.dim()}")
+    if ndim != weight.dim():
+        weight = reshape(weight, [weight.numel() if d == 1 else 1 for d in range(ndim)])
+    return _activation.prelu_kernel(input, weight)
 
 
 def relu_(input: Tensor) -> Tensor:
@@ -405,6 +448,7 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None, *
 # The functions that PyTorch's parser checks before any Python runs (``_ops/_arguments.py``),
 # under the names its errors give; the others fail where PyTorch's Python code fails.
 linear, relu, dropout = checked(linear), checked(relu), checked(dropout)
+prelu = checked(prelu)
 nll_loss = checked(nll_loss, "nll_loss_nd")
 cross_entropy = checked(cross_entropy, "cross_entropy_loss")
 

@@ -35,6 +35,14 @@ def signed(shape: tuple[int, ...], seed: int = 0) -> np.ndarray:
     return values(shape, seed, dtype=np.float64)
 
 
+def _orthogonal_map(torch: Any, x: Any, name: str) -> Any:
+    """``orthogonal``'s map of ``x`` alone (no trivialization): the Cayley map solves a
+    linear system, the Householder map multiplies reflections."""
+    parametrizations = torch.nn.utils.parametrizations
+    orthogonal_map = getattr(parametrizations._OrthMaps, name)
+    return parametrizations._Orthogonal(x, orthogonal_map, use_trivialization=False)(x)
+
+
 def _written_into_a_view(torch: Any, x: Any) -> Any:
     y = x * 1
     y[1:].mul_(x[1:])
@@ -351,6 +359,20 @@ OPS: list[tuple[str, Op, tuple[np.ndarray, ...]]] = [
         x, weight=w, bias=w * 2) ** 2, (signed((2, 3, 4)), positive((3,), 1))),
     ("adaptive_max_pool2d", lambda torch, x: torch.nn.functional.adaptive_max_pool2d(
         x, (2, 3)) ** 3, (signed((1, 2, 5, 4)),)),
+    ("max_pool3d", lambda torch, x: torch.nn.functional.max_pool3d(
+        x, 2, 1, padding=1, ceil_mode=True) ** 3, (signed((1, 2, 3, 4, 3)),)),
+    ("avg_pool3d", lambda torch, x: torch.nn.functional.avg_pool3d(
+        x * x, 3, 2, padding=1, count_include_pad=False), (signed((1, 2, 4, 5, 3)),)),
+    ("adaptive_avg_pool3d", lambda torch, x: torch.nn.functional.adaptive_avg_pool3d(
+        x, (2, 3, 2)) ** 3, (signed((1, 2, 3, 5, 4)),)),
+    ("adaptive_max_pool3d", lambda torch, x: torch.nn.functional.adaptive_max_pool3d(
+        x, (2, 3, 2)) ** 3, (signed((1, 2, 3, 5, 4)),)),
+    ("prelu", lambda torch, x, w: torch.nn.functional.prelu(x, w) ** 2,
+     (signed((2, 3, 4)), positive((3,), 1))),
+    ("pixel_shuffle", lambda torch, x: torch.nn.functional.pixel_shuffle(x, 2) ** 3,
+     (signed((1, 8, 2, 3)),)),
+    ("pixel_unshuffle", lambda torch, x: torch.nn.functional.pixel_unshuffle(x, 2) ** 3,
+     (signed((1, 2, 4, 6)),)),
     ("floor", lambda torch, x: x.floor() * x, (signed(S23),)),
     ("ceil", lambda torch, x: x.ceil() * x, (signed(S23),)),
     ("round", lambda torch, x: x.round() * x, (signed(S23),)),
@@ -365,6 +387,17 @@ OPS: list[tuple[str, Op, tuple[np.ndarray, ...]]] = [
     ("diagonal", lambda torch, x: x.diagonal(1) ** 3, (signed(S34),)),
     ("logsumexp", lambda torch, x: x.logsumexp(1) * x[:, 0], (signed(S34),)),
     ("lstm float32 (oneDNN node)", _lstm_float32, (signed((3, 2, 2)),)),
+    ("matrix_exp", lambda torch, x: torch.matrix_exp(x) ** 2, (signed((2, 3, 3)),)),
+    ("orthogonal cayley (solve)", lambda torch, x: _orthogonal_map(torch, x, "cayley") ** 3,
+     (signed((4, 3)),)),
+    ("orthogonal householder", lambda torch, x: _orthogonal_map(
+        torch, x, "householder") ** 3, (signed((5, 3)),)),
+    ("max_unpool2d", lambda torch, x: torch.nn.functional.max_unpool2d(
+        *torch.nn.functional.max_pool2d(x, 2, return_indices=True), 2) ** 3,
+     (signed((1, 2, 4, 4)),)),
+    ("max_unpool3d", lambda torch, x: torch.nn.functional.max_unpool3d(
+        *torch.nn.functional.max_pool3d(x, 2, return_indices=True), 2) ** 3,
+     (signed((1, 1, 2, 4, 4)),)),
 ]
 
 # Node classes the table need not reach, and why.

@@ -8,6 +8,7 @@ from .activation import (
                           Hardtanh,
                           LeakyReLU,
                           LogSoftmax,
+                          PReLU,
                           ReLU,
                           ReLU6,
                           Sigmoid,
@@ -53,15 +54,23 @@ from .padding import (
                           ZeroPad2d,
                           ZeroPad3d,
 )
+from .pixelshuffle import PixelShuffle, PixelUnshuffle
 from .pooling import (
     AdaptiveAvgPool1d,
     AdaptiveAvgPool2d,
+    AdaptiveAvgPool3d,
     AdaptiveMaxPool1d,
     AdaptiveMaxPool2d,
+    AdaptiveMaxPool3d,
     AvgPool1d,
     AvgPool2d,
+    AvgPool3d,
     MaxPool1d,
     MaxPool2d,
+    MaxPool3d,
+    MaxUnpool1d,
+    MaxUnpool2d,
+    MaxUnpool3d,
 )
 from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
 from .sparse import Embedding
@@ -83,11 +92,14 @@ __all__ = ["Conv3d", "ConvTranspose1d", "ConvTranspose2d", "GRU", "LSTM", "RNN",
            "ReLU", "Sequential",
            "SiLU", "Sigmoid", "Softmax", "Softmin", "Tanh", "Transformer", "TransformerDecoder",
            "TransformerDecoderLayer", "TransformerEncoder", "TransformerEncoderLayer", "Upsample",
-           "Hardswish", "Hardtanh", "ReLU6", "Dropout1d", "Dropout2d", "Dropout3d",
+           "Hardswish", "Hardtanh", "PixelShuffle", "PixelUnshuffle", "PReLU", "ReLU6",
+           "Dropout1d", "Dropout2d", "Dropout3d",
            "CircularPad1d", "CircularPad2d", "CircularPad3d", "ConstantPad1d", "ConstantPad2d",
            "ConstantPad3d", "ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d",
            "ReplicationPad1d", "ReplicationPad2d", "ReplicationPad3d", "ZeroPad1d", "ZeroPad2d",
            "ZeroPad3d", "UpsamplingBilinear2d", "UpsamplingNearest2d",
            "BCELoss", "HuberLoss", "KLDivLoss", "SmoothL1Loss", "BatchNorm3d", "SyncBatchNorm",
            "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d",
-           "AdaptiveAvgPool1d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "AvgPool1d", "MaxPool1d"]
+           "AdaptiveAvgPool1d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "AvgPool1d", "MaxPool1d",
+           "AdaptiveAvgPool3d", "AdaptiveMaxPool3d", "AvgPool3d", "MaxPool3d", "MaxUnpool1d",
+           "MaxUnpool2d", "MaxUnpool3d"]

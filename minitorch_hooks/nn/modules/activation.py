@@ -7,10 +7,16 @@ See <https://docs.pytorch.org/docs/2.13/nn.html#non-linear-activations-weighted-
 
 from __future__ import annotations
 
+from typing import Any
+
+from ... import _dtype
+from ..._creation import empty
 from ..._ops import pointwise
 from ..._ops._arguments import checked
 from ..._tensor import Tensor
 from .. import functional as F
+from .. import init as nn_init
+from ..parameter import Parameter
 from .attention import MultiheadAttention  # noqa: F401 - PyTorch's home of it, as pickles name it
 from .module import Module
 
@@ -132,6 +138,31 @@ class LeakyReLU(Module):
     def extra_repr(self) -> str:
         return f"negative_slope={self.negative_slope}" + (", inplace=True" if self.inplace
                                                           else "")
+
+
+class PReLU(Module):
+    """``x`` where positive, ``weight * x`` elsewhere, with the slope ``weight`` learnt:
+    ``num_parameters`` slopes (1, shared by every channel, or one per channel of
+    dimension 1), each starting at ``init``.
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.PReLU.html>
+    """
+
+    def __init__(self, num_parameters: int = 1, init: float = 0.25, device: Any = None,
+                 dtype: _dtype.dtype | None = None) -> None:
+        self.num_parameters = num_parameters
+        super().__init__()
+        self.init = init
+        self.weight = Parameter(empty(num_parameters, device=device, dtype=dtype))
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        nn_init.constant_(self.weight, self.init)
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.prelu(input, self.weight)
+
+    def extra_repr(self) -> str:
+        return f"num_parameters={self.num_parameters}"
 
 
 class Hardtanh(Module):

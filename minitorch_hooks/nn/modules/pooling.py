@@ -1,5 +1,6 @@
-"""``nn.MaxPool1d/2d``, ``AvgPool1d/2d``, ``AdaptiveAvgPool1d/2d``, ``AdaptiveMaxPool1d/2d``:
-layers without parameters that keep their arguments and call the ``F.`` function of the same name.
+"""``nn.MaxPool1d/2d/3d``, ``AvgPool1d/2d/3d``, ``AdaptiveAvgPool1d/2d/3d``,
+``AdaptiveMaxPool1d/2d/3d``, ``MaxUnpool1d/2d/3d``: layers without parameters that keep
+their arguments and call the ``F.`` function of the same name.
 See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.MaxPool2d.html>
 """
 
@@ -33,6 +34,16 @@ class MaxPool2d(Module):
                 f", dilation={self.dilation}, ceil_mode={self.ceil_mode}")
 
 
+class MaxPool3d(MaxPool2d):
+    """The maximum of each window of ``(N, C, D, H, W)`` inputs.
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.MaxPool3d.html>
+    """
+
+    def forward(self, input: Tensor) -> Any:
+        return F.max_pool3d(input, self.kernel_size, self.stride, self.padding, self.dilation,
+                            ceil_mode=self.ceil_mode, return_indices=self.return_indices)
+
+
 class AvgPool2d(Module):
     """The mean of each window (see ``F.avg_pool2d`` for the divisor)."""
 
@@ -53,6 +64,16 @@ class AvgPool2d(Module):
         return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
 
 
+class AvgPool3d(AvgPool2d):
+    """The mean of each window of ``(N, C, D, H, W)`` inputs.
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.AvgPool3d.html>
+    """
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.avg_pool3d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
+                            self.count_include_pad, self.divisor_override)
+
+
 class AdaptiveAvgPool2d(Module):
     """Average pooling to a fixed ``output_size``, whatever the input's size."""
 
@@ -65,6 +86,15 @@ class AdaptiveAvgPool2d(Module):
 
     def extra_repr(self) -> str:
         return f"output_size={self.output_size}"
+
+
+class AdaptiveAvgPool3d(AdaptiveAvgPool2d):
+    """Average pooling of ``(N, C, D, H, W)`` inputs to a fixed ``output_size``.
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.AdaptiveAvgPool3d.html>
+    """
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.adaptive_avg_pool3d(input, self.output_size)
 
 
 class MaxPool1d(MaxPool2d):
@@ -136,3 +166,66 @@ class AdaptiveMaxPool2d(_AdaptiveMaxPoolNd):
 
     def forward(self, input: Tensor) -> Any:
         return F.adaptive_max_pool2d(input, self.output_size, self.return_indices)
+
+
+class AdaptiveMaxPool3d(_AdaptiveMaxPoolNd):
+    """Max pooling of ``(N, C, D, H, W)`` inputs to a fixed ``output_size``.
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.AdaptiveMaxPool3d.html>
+    """
+
+    def forward(self, input: Tensor) -> Any:
+        return F.adaptive_max_pool3d(input, self.output_size, self.return_indices)
+
+
+class _MaxUnpoolNd(Module):
+    """Keeps its arguments as tuples of one per spatial dimension, as PyTorch does."""
+
+    spatial = 2
+
+    def __init__(self, kernel_size: Any, stride: Any = None, padding: Any = 0) -> None:
+        super().__init__()
+        self.kernel_size = _spatial_tuple(kernel_size, self.spatial)
+        self.stride = _spatial_tuple(stride if stride is not None else kernel_size,
+                                     self.spatial)
+        self.padding = _spatial_tuple(padding, self.spatial)
+
+    def extra_repr(self) -> str:
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+
+def _spatial_tuple(value: Any, spatial: int) -> tuple:
+    return tuple(value) if isinstance(value, (tuple, list)) else (value,) * spatial
+
+
+class MaxUnpool1d(_MaxUnpoolNd):
+    """The partial inverse of ``MaxPool1d``: its maxima written back where they were.
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.MaxUnpool1d.html>
+    """
+
+    spatial = 1
+
+    def forward(self, input: Tensor, indices: Tensor, output_size: Any = None) -> Tensor:
+        return F.max_unpool1d(input, indices, self.kernel_size, self.stride, self.padding,
+                              output_size)
+
+
+class MaxUnpool2d(_MaxUnpoolNd):
+    """The partial inverse of ``MaxPool2d``: its maxima written back where they were.
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.MaxUnpool2d.html>
+    """
+
+    def forward(self, input: Tensor, indices: Tensor, output_size: Any = None) -> Tensor:
+        return F.max_unpool2d(input, indices, self.kernel_size, self.stride, self.padding,
+                              output_size)
+
+
+class MaxUnpool3d(_MaxUnpoolNd):
+    """The partial inverse of ``MaxPool3d``: its maxima written back where they were.
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.MaxUnpool3d.html>
+    """
+
+    spatial = 3
+
+    def forward(self, input: Tensor, indices: Tensor, output_size: Any = None) -> Tensor:
+        return F.max_unpool3d(input, indices, self.kernel_size, self.stride, self.padding,
+                              output_size)

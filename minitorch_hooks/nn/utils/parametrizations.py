@@ -1,4 +1,4 @@
-"""Parametrizations PyTorch ships: ``weight_norm`` and ``spectral_norm`` as modules.
+"""Parametrizations PyTorch ships: ``weight_norm``, ``spectral_norm`` and ``orthogonal``.
 
 Each is a small module registered with ``parametrize.register_parametrization``, so the
 weight becomes a property computed from ``parametrizations.weight.original*`` (see
@@ -24,17 +24,150 @@ and <https://docs.pytorch.org/docs/2.13/generated/torch.nn.utils.parametrization
 
 from __future__ import annotations
 
+from enum import Enum, auto
+
+import numpy as np
+
+from ... import _creation
+from ..._ops import matrix_functions
+from ..._ops.closeness import allclose
 from ..._ops.linalg import matmul
+from ..._ops.pointwise import add
+from ..._ops.shape import cat
 from ..._ops.vdot import vdot
 from ..._ops.weight_norm import _weight_norm, norm_except_dim
-from ..._tensor import Tensor
+from ..._tensor import Tensor, wrap
 from ...autograd.grad_mode import no_grad
 from ..modules.conv import _ConvTransposeNd
 from ..modules.module import Module
 from . import parametrize
 from .spectral_norm import _normalize
 
-__all__ = ["spectral_norm", "weight_norm"]
+__all__ = ["orthogonal", "spectral_norm", "weight_norm"]
+
+
+def _is_orthogonal(q: Tensor) -> bool:
+    """``Q^T Q = I``, within ten times ``n`` roundings of ``Q``'s dtype."""
+    n, k = q.size(-2), q.size(-1)
+    eps = 10.0 * n * float(np.finfo(q._data.dtype).eps)
+    return allclose(q.mT @ q, _creation.eye(k, dtype=q.dtype), atol=eps)
+
+
+def _make_orthogonal(a: Tensor) -> Tensor:
+    """The ``Q`` of the QR factorisation of a tall ``a`` whose ``R`` has a positive
+    diagonal: the closest matrix with orthonormal columns, in a sense, and unique."""
+    x, tau = matrix_functions.geqrf(a)
+    q = matrix_functions.householder_product(x, tau)
+    return q * x.diagonal(dim1=-2, dim2=-1).sign().unsqueeze(-2)
+
+
+class _OrthMaps(Enum):
+    matrix_exp = auto()
+    cayley = auto()
+    householder = auto()
+
+
+class _Orthogonal(Module):
+    """The orthogonal map of one weight, as registered by ``orthogonal``; with
+    ``use_trivialization``, its buffer ``base`` is set by ``right_inverse``."""
+
+    def __init__(self, weight: Tensor, orthogonal_map: _OrthMaps, *,
+                 use_trivialization: bool = True) -> None:
+        super().__init__()
+        self.shape = weight.shape
+        self.orthogonal_map = orthogonal_map
+        if use_trivialization:
+            self.register_buffer("base", None)
+
+    def forward(self, x: Tensor) -> Tensor:
+        n, k = x.size(-2), x.size(-1)
+        transposed = n < k
+        if transposed:  # a wide matrix: its transpose gets orthonormal columns
+            x, n, k = x.mT, k, n
+        if self.orthogonal_map in (_OrthMaps.matrix_exp, _OrthMaps.cayley):
+            x = x.tril()  # n * k - k * (k - 1) / 2 free values
+            if n != k:  # embedded in a square matrix
+                x = cat([x, x.new_zeros(n, n - k).expand(*x.shape[:-2], -1, -1)], dim=-1)
+            a = x - x.mT  # skew-symmetric
+            if self.orthogonal_map == _OrthMaps.matrix_exp:
+                q = matrix_functions.matrix_exp(a)
+            else:  # the Cayley retraction (I + a/2)(I - a/2)^-1
+                eye = _creation.eye(n, dtype=a.dtype)
+                q = matrix_functions.solve(add(eye, a, alpha=-0.5),
+                                           add(eye, a, alpha=0.5))
+            if n != k:
+                q = q[..., :k]
+        else:
+            a = x.tril(diagonal=-1)
+            tau = 2.0 / (1.0 + (a * a).sum(dim=-2))
+            q = matrix_functions.householder_product(a, tau)
+            # x's diagonal holds 1s and -1s: the signs of R's diagonal, never trained
+            q = q * x.diagonal(dim1=-2, dim2=-1).int().unsqueeze(-2)
+        if hasattr(self, "base"):
+            q = self.base @ q
+        return q.mT if transposed else q
+
+    @no_grad()
+    def right_inverse(self, q: Tensor) -> Tensor:
+        if q.shape != self.shape:
+            raise ValueError(f"Expected a matrix or batch of matrices of shape {self.shape}. "
+                             f"Got a tensor of shape {q.shape}.")
+        q_init = q
+        n, k = q.size(-2), q.size(-1)
+        transpose = n < k
+        if transpose:
+            q, n, k = q.mT, k, n
+        if not hasattr(self, "base"):
+            if self.orthogonal_map in (_OrthMaps.cayley, _OrthMaps.matrix_exp):
+                raise NotImplementedError(
+                    "It is not possible to assign to the matrix exponential or the Cayley "
+                    "parametrizations when use_trivialization=False.")
+            # The reflectors of q's QR factorisation, with R's signs on the diagonal (the
+            # QR of an orthogonal q has R = diag(+-1)); a tau of 0 means no reflection.
+            a, tau = matrix_functions.geqrf(q)
+            stored = a._data.copy()
+            diagonal = np.arange(k)
+            signs = np.sign(stored[..., diagonal, diagonal])
+            stored[..., diagonal, diagonal] = np.where(tau._data == 0.0, -signs, signs)
+            a = wrap(stored)
+            return a.mT if transpose else a
+        if n == k:
+            q = q.clone() if _is_orthogonal(q) else _make_orthogonal(q)
+        else:  # completed with random columns into a square orthogonal matrix
+            extra = _creation.randn(*(q.size()[:-2] + (n, n - k)), dtype=q.dtype)
+            q = _make_orthogonal(cat([q, extra], dim=-1))
+        self.base = q
+        # -I: every map sends it to the identity (the householder map reads the -1s on its
+        # diagonal as R's signs), so the weight starts as ``base``
+        neg_id = np.zeros(q_init.shape, dtype=q_init._data.dtype)
+        diagonal = np.arange(min(n, k))
+        neg_id[..., diagonal, diagonal] = -1.0
+        return wrap(neg_id)
+
+
+def orthogonal(module: Module, name: str = "weight", orthogonal_map: str | None = None, *,
+               use_trivialization: bool = True) -> Module:
+    """Make ``module.<name>`` a matrix (or batch of matrices) with orthonormal columns, or
+    rows if it is wide, parametrized. ``orthogonal_map`` is ``"matrix_exp"`` (the default
+    for a square matrix), ``"cayley"`` or ``"householder"`` (the default otherwise).
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.utils.parametrizations.orthogonal.html>
+    """
+    weight = getattr(module, name, None)
+    if not isinstance(weight, Tensor):
+        raise ValueError(f"Module '{module}' has no parameter or buffer with name '{name}'")
+    if weight.ndim < 2:
+        raise ValueError("Expected a matrix or batch of matrices. "
+                         f"Got a tensor of {weight.ndim} dimensions.")
+    if orthogonal_map is None:
+        orthogonal_map = ("matrix_exp" if weight.size(-2) == weight.size(-1)
+                          else "householder")
+    orth_enum = getattr(_OrthMaps, orthogonal_map, None)
+    if orth_enum is None:
+        raise ValueError('orthogonal_map has to be one of "matrix_exp", "cayley", '
+                         f'"householder". Got: {orthogonal_map}')
+    orth = _Orthogonal(weight, orth_enum, use_trivialization=use_trivialization)
+    parametrize.register_parametrization(module, name, orth, unsafe=True)
+    return module
 
 
 class _WeightNorm(Module):
