@@ -223,7 +223,7 @@ def _lambda_source(function: Any) -> str | None:
 
 
 # Longer keys keep their start and a digest of the whole, to stay readable in a diff.
-LONGEST_KEY = 160
+LONGEST_KEY = 100
 
 
 def scenario_key(nodeid: str, params: dict[str, Any] | None) -> str | None:
