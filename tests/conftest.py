@@ -8,6 +8,13 @@ from collections.abc import Iterator
 
 import pytest
 
+# One thread for PyTorch's OpenMP and NumPy's OpenBLAS in each pytest-xdist worker (set
+# before either is imported; the scripts the tests start inherit it): there is a worker per
+# core already, and threads that wait by spinning for cores the other workers hold made a
+# page's PyTorch run four times slower. An OMP_NUM_THREADS of your own is kept.
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
+
 sys.path.insert(0, str(pathlib.Path(__file__).parent / "conformance"))
 
 import recording  # noqa: E402 - found through the path set above
