@@ -7,6 +7,7 @@ minitorch_hooks and on real PyTorch.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -35,6 +36,19 @@ def graph(node: Any) -> Any:
     if node is None:
         return None
     return (node.name(), tuple((graph(child), nr) for child, nr in node.next_functions))
+
+
+def node_counts(tensor: Any) -> list[tuple[str, int]]:
+    """The names of the nodes of the graph behind ``tensor``, each with how many there are:
+    for graphs too large to compare whole with :func:`graph` (a recurrent layer's)."""
+    seen, stack = set(), [tensor.grad_fn]
+    while stack:
+        node = stack.pop()
+        if node is None or node in seen:
+            continue
+        seen.add(node)
+        stack.extend(child for child, _ in node.next_functions)
+    return sorted(Counter(node.name() for node in seen).items())
 
 
 def leaf(torch: Any, array: Any, requires_grad: bool | None = None) -> Any:

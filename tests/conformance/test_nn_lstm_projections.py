@@ -15,11 +15,10 @@ warnings and errors are compared exactly.
 from __future__ import annotations
 
 import warnings
-from collections import Counter
 
 import pytest
 from harness import assert_same_outcome
-from ops_support import values
+from ops_support import node_counts, values
 
 LAYERS = {
     "one_layer": lambda nn: nn.LSTM(3, 4, proj_size=2),
@@ -29,18 +28,6 @@ LAYERS = {
     # RNNBase takes proj_size as its eighth positional argument; only the keyword is refused.
     "gru_positional_proj_size": lambda nn: nn.GRU(3, 4, 1, True, False, 0.0, False, 2),
 }
-
-
-def _nodes(tensor):
-    """The node names of the graph behind ``tensor``, counted."""
-    seen, stack = set(), [tensor.grad_fn]
-    while stack:
-        node = stack.pop()
-        if node is None or node in seen:
-            continue
-        seen.add(node)
-        stack.extend(child for child, _ in node.next_functions)
-    return sorted(Counter(node.name() for node in seen).items())
 
 
 @pytest.mark.parametrize("make", LAYERS.values(), ids=LAYERS.keys())
@@ -147,7 +134,7 @@ def test_the_graph_projects_each_step_with_a_product(dtype):
         layer = torch.nn.LSTM(3, 4, proj_size=2, bidirectional=True).to(getattr(torch, dtype))
         x = torch.tensor(values((3, 2, 3), seed=11, dtype=dtype))
         output, (h_n, c_n) = layer(x)
-        return _nodes(output), _nodes(h_n), _nodes(c_n)
+        return node_counts(output), node_counts(h_n), node_counts(c_n)
 
     assert_same_outcome(scenario, check_warnings=False)
 

@@ -12,12 +12,10 @@ them, and compared exactly.
 
 from __future__ import annotations
 
-from collections import Counter
-
 import numpy as np
 import pytest
 from harness import assert_same_outcome
-from ops_support import values
+from ops_support import node_counts, values
 
 LAYERS = {
     "rnn": lambda nn: nn.RNN(3, 4),
@@ -28,18 +26,6 @@ LAYERS = {
     "lstm_2_layers_bidirectional_batch_first": lambda nn: nn.LSTM(
         3, 4, num_layers=2, bidirectional=True, batch_first=True),
 }
-
-
-def _nodes(tensor):
-    """The node names of the graph behind ``tensor``, counted."""
-    seen, stack = set(), [tensor.grad_fn]
-    while stack:
-        node = stack.pop()
-        if node is None or node in seen:
-            continue
-        seen.add(node)
-        stack.extend(child for child, _ in node.next_functions)
-    return sorted(Counter(node.name() for node in seen).items())
 
 
 @pytest.mark.parametrize("make", LAYERS.values(), ids=LAYERS.keys())
@@ -90,7 +76,7 @@ def test_the_graph_is_pytorchs_on_the_cpu(make):
         layer = make(torch.nn).double()
         output, hidden = layer(torch.tensor(values((4, 2, 3), seed=6, dtype="float64"),
                                             requires_grad=True))
-        return _nodes(output), _nodes(hidden), output.grad_fn.name()
+        return node_counts(output), node_counts(hidden), output.grad_fn.name()
 
     assert_same_outcome(scenario)
 
@@ -100,7 +86,7 @@ def test_lstm_graph_in_double_precision():
         torch.manual_seed(7)
         layer = torch.nn.LSTM(3, 4, num_layers=2).double()
         output, (h_n, c_n) = layer(torch.tensor(values((3, 2, 3), seed=8, dtype="float64")))
-        return _nodes(output), _nodes(h_n), _nodes(c_n)
+        return node_counts(output), node_counts(h_n), node_counts(c_n)
 
     assert_same_outcome(scenario)
 
@@ -131,7 +117,7 @@ def test_a_float32_lstm_is_one_onednn_node_per_layer(options):
                  node._saved_batch_first, node._saved_train, tuple(node._saved_weight2.shape),
                  tuple(node._saved_hx_.shape))
         (output.sum() + h_n.sum() * 2).backward()
-        return (_nodes(output), _nodes(h_n), _nodes(c_n), node.name(),
+        return (node_counts(output), node_counts(h_n), node_counts(c_n), node.name(),
                 [n.name() if n else None for n, _ in node.next_functions], saved, seen,
                 output, x.grad, h0.grad, [p.grad for p in layer.parameters()])
 
@@ -202,7 +188,7 @@ def test_cells(name, batched):
         sum(t.sum() for t in result).backward()
         return (first, second, x.grad, [p.grad for p in cell.parameters()],
                 [(n, tuple(p.shape)) for n, p in cell.named_parameters()], repr(cell),
-                _nodes(result[0]))
+                node_counts(result[0]))
 
     assert_same_outcome(scenario, rtol=1e-5, atol=1e-6)
 
@@ -212,7 +198,7 @@ def test_rnn_cell_relu_and_no_bias():
         torch.manual_seed(17)
         cell = torch.nn.RNNCell(3, 4, bias=False, nonlinearity="relu")
         out = cell(torch.tensor(values((2, 3), seed=18)))
-        return out, repr(cell), [n for n, _ in cell.named_parameters()], _nodes(out)
+        return out, repr(cell), [n for n, _ in cell.named_parameters()], node_counts(out)
 
     assert_same_outcome(scenario, rtol=1e-5, atol=1e-6)
 

@@ -15,11 +15,9 @@ indices, node names and errors are compared exactly.
 
 from __future__ import annotations
 
-from collections import Counter
-
 import pytest
 from harness import assert_same_outcome
-from ops_support import values
+from ops_support import node_counts, values
 
 LAYERS = {
     "rnn": lambda nn, batch_first: nn.RNN(3, 4, batch_first=batch_first),
@@ -37,18 +35,6 @@ LAYERS = {
 
 # Lengths of a batch of three: sorted longest first (for enforce_sorted=True), or not.
 LENGTHS = {"sorted": [4, 3, 2], "unsorted": [2, 4, 3]}
-
-
-def _nodes(tensor):
-    """The node names of the graph behind ``tensor``, counted."""
-    seen, stack = set(), [tensor.grad_fn]
-    while stack:
-        node = stack.pop()
-        if node is None or node in seen:
-            continue
-        seen.add(node)
-        stack.extend(child for child, _ in node.next_functions)
-    return sorted(Counter(node.name() for node in seen).items())
 
 
 def _described(packed):
@@ -140,7 +126,8 @@ def test_the_graph_is_the_cpu_kernels(make, lengths, dtype):
         x = _padded(torch, False, seed=6, dtype=dtype)
         output, hidden = layer(torch.nn.utils.rnn.pack_padded_sequence(x, lengths))
         finals = hidden if isinstance(hidden, tuple) else (hidden,)
-        return _nodes(output.data), [_nodes(h) for h in finals], output.data.grad_fn.name()
+        return (node_counts(output.data), [node_counts(h) for h in finals],
+                output.data.grad_fn.name())
 
     assert_same_outcome(scenario)
 
