@@ -20,6 +20,7 @@ sys.path.insert(0, str(pathlib.Path(__file__).parent / "conformance"))
 import recording  # noqa: E402 - found through the path set above
 
 _passed: set[str] = set()
+_ran: set[str] = set()
 
 # The fast tier, `pytest -m hooks`: the cross-checks of hooks and of the backward engine,
 # where everything is exact (which hooks fire, in which order, with what arguments, and
@@ -81,13 +82,8 @@ def pytest_itemcollected(item):
 
 def pytest_collection_modifyitems(config, items):
     """Two markers: ``hooks``, the fast exact tier; ``trains``, the tests of numbers from
-    training, which CI runs again with the matrix products perturbed. And the group that
-    decides which pytest-xdist worker runs a test (``--dist loadgroup`` in pyproject.toml):
-    a module's tests run on one worker, so its module-scoped fixtures are built once; the
-    tests that look at the built site share one worker, so the site is built once."""
+    training, which CI runs again with the matrix products perturbed."""
     for item in items:
-        group = "site" if "site_dir" in item.fixturenames else item.nodeid.split("::", 1)[0]
-        item.add_marker(pytest.mark.xdist_group(group))
         if item.nodeid.split("::", 1)[0] in HOOKS_TIER and item.originalname not in FRESH_FUZZING:
             item.add_marker(pytest.mark.hooks)
         if _trains(item):
@@ -142,16 +138,46 @@ def _trains(item) -> bool:
 def pytest_configure(config):
     config.addinivalue_line("markers", "trains: numbers from training (CI runs them again "
                             "with MTH_PERTURB_PRODUCTS=1)")
+    # A pytest-xdist worker records when the session that started it does: MTH_RECORD left
+    # the environment before the workers started (recording.py says why).
+    if getattr(config, "workerinput", {}).get("mth_record"):
+        recording.RECORDING = True
+
+
+# -- recording with pytest-xdist: each worker writes the recordings of the modules it ran
+# (a module runs on one worker, --dist loadfile), and the session that started them prints
+# what changed.
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node):
+    node.workerinput["mth_record"] = recording.RECORDING
+
+
+_changed_by_workers: list[str] = []
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error):
+    _changed_by_workers.extend(getattr(node, "workeroutput", {}).get("mth_recorded", []))
 
 
 def pytest_runtest_logreport(report):
+    if report.when == "setup":
+        _ran.add(report.nodeid)
     if report.when == "call" and report.passed:
         _passed.add(report.nodeid)
 
 
 def pytest_sessionfinish(session, exitstatus):
-    if recording.RECORDING:
+    if not recording.RECORDING:
+        return
+    if session.config.pluginmanager.has_plugin("dsession"):  # the workers have saved
+        lines = sorted(_changed_by_workers)
+    else:
         import record
 
-        lines = record.save(recording.collected, _passed)
-        print("\n\nrecordings of PyTorch's answers:", *(lines or ["unchanged"]), sep="\n")
+        lines = record.save(recording.collected, _ran, _passed)
+        if hasattr(session.config, "workeroutput"):
+            session.config.workeroutput["mth_recorded"] = lines
+            return
+    print("\n\nrecordings of PyTorch's answers:", *(lines or ["unchanged"]), sep="\n")

@@ -146,7 +146,8 @@ def test_recording_rewrites_an_older_file_whole(monkeypatch, tmp_path):
                     '["test_y[id]#0",1]\n>>>>>>> theirs\n')
     monkeypatch.setattr(recording, "keys", {"tests/conformance/test_x.py::test_y[1]":
                                             "test_y[n=1]"})
-    lines = record.save({"tests/conformance/test_x.py::test_y[1]"}, passed=set())
+    test = "tests/conformance/test_x.py::test_y[1]"
+    lines = record.save({test}, ran={test}, passed=set())
     assert lines[0].endswith("0 added, 0 changed, 1 removed")  # the key by pytest id
     [line] = path.read_text().splitlines()
     key, [value] = json.loads(line)

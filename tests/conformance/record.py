@@ -30,14 +30,16 @@ import recording  # noqa: E402
 ROOT = recording.TESTS.parent
 
 
-def save(collected: set[str], passed: set[str]) -> list[str]:
-    """Write the answers of this session into the recordings; lines saying what changed.
+def save(collected: set[str], ran: set[str], passed: set[str]) -> list[str]:
+    """Write the answers of this process into the recordings; lines saying what changed.
 
-    ``collected`` holds the ids of every test pytest found (selected or not), ``passed``
-    those that ran and passed. Each file is written whole, in the current form: answers
-    kept from it are read and written again, so a file in an older form (decimal tensors,
-    keys by pytest id) or with conflict markers is rewritten even where no answer changed."""
-    modules = {nodeid.split("::", 1)[0] for nodeid in collected}
+    ``collected`` holds the ids of every test pytest found (selected or not), ``ran`` those
+    that ran in this process (a pytest-xdist worker runs whole modules: their files are its
+    own to write) and ``passed`` those that ran and passed. Each file is written whole, in
+    the current form: answers kept from it are read and written again, so a file in an
+    older form (decimal tensors, keys by pytest id) or with conflict markers is rewritten
+    even where no answer changed."""
+    modules = {nodeid.split("::", 1)[0] for nodeid in ran}
     lines = []
     for path in sorted({recording.recording_file(m + "::") for m in modules}
                        | set(recording.answered)):
@@ -81,8 +83,7 @@ def main(argv: list[str]) -> int:
     if not recording.pytorch_installed():
         sys.exit("error: recording needs real PyTorch 2.13.0 installed")
     env = dict(os.environ, MTH_RECORD="1", MTH_CONFORMANCE="live")
-    # In one process (-n 0): the answers are gathered at the end of the session.
-    command = [sys.executable, "-m", "pytest", "-q", "-n", "0", "-p", "no:cacheprovider",
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
                *(argv or ["tests"])]
     tests = subprocess.run(command, cwd=ROOT, env=env).returncode
     if argv:

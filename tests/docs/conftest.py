@@ -13,6 +13,7 @@ import shutil
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -41,12 +42,35 @@ def site_dir(tmp_path_factory: pytest.TempPathFactory) -> pathlib.Path:
         import mkdocs  # noqa: F401
     except ImportError:
         skip_or_fail("the docs extra is not installed: pip install -e '.[docs]'")
-    site = tmp_path_factory.mktemp("site")
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        return _build(tmp_path_factory.mktemp("site"))
+    # pytest-xdist's workers share the parent of their temporary folders: the first to get
+    # here builds the site there, the others wait for it (creating a file is atomic).
+    shared = tmp_path_factory.getbasetemp().parent
+    site, failed = shared / "site", shared / "site.failed"
+    try:
+        os.close(os.open(shared / "site.building", os.O_CREAT | os.O_EXCL))
+    except FileExistsError:
+        while not (site / "index.html").is_file():
+            assert not failed.exists(), failed.read_text()
+            time.sleep(0.5)
+        return site
+    try:
+        return _build(site)
+    except AssertionError as error:
+        failed.write_text(str(error))
+        raise
+
+
+def _build(site: pathlib.Path) -> pathlib.Path:
+    """``mkdocs build --strict`` into ``site``; its ``index.html`` is written last."""
     env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
+    staging = site.with_name(site.name + ".staging")
     build = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet",
-                            "--site-dir", str(site)], cwd=ROOT, env=env,
+                            "--site-dir", str(staging)], cwd=ROOT, env=env,
                            capture_output=True, text=True)
     assert build.returncode == 0, f"mkdocs build --strict failed:\n{build.stderr}"
+    staging.replace(site)
     return site
 
 
