@@ -98,6 +98,38 @@ def check_tensor_sequence(function: str, tensors: Any) -> None:
                             f"{type_name(tensor)}")
 
 
+def argument_type_name(value: Any) -> str:
+    """How PyTorch's argument parser names the type of an argument in its errors."""
+    from .._dtype import dtype
+    from .._size import Size
+
+    if isinstance(value, Tensor):
+        return "Tensor"
+    if isinstance(value, dtype):
+        return "torch.dtype"
+    if isinstance(value, Size):
+        return "torch.Size"
+    return type_name(value)
+
+
+def invalid_combination(function: str, args: tuple, kwargs: dict,
+                        signatures: tuple[str, ...], reasons: dict[int, str] | None = None
+                        ) -> TypeError:
+    """PyTorch's argument parser's refusal of arguments that fit none of ``function``'s
+    ``signatures``: what it got (the keywords in reverse order, as its parser lists
+    them), then each signature, with the line of ``reasons`` given for it."""
+    given = [argument_type_name(a) for a in args] + [
+        f"{k}={argument_type_name(v)}" for k, v in reversed(kwargs.items())]
+    got = ", ".join(given) if args else ", ".join(given) + ", "
+    reasons = reasons or {}
+    return TypeError(
+        f"{function}() received an invalid combination of arguments - got ({got}), but "
+        "expected one of:\n" + "".join(
+            f" * {signature}\n" + (f"      didn't match because {reasons[i]}\n"
+                                   if i in reasons else "")
+            for i, signature in enumerate(signatures)))
+
+
 def _accepts(parameter: _Parameter, value: Any) -> bool:
     if isinstance(value, Tensor):
         return True
