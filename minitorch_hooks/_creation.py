@@ -69,10 +69,13 @@ def _array_from_nested(data: Any) -> np.ndarray:
 
 
 def nested_sizes(data: Any) -> list[int]:
-    """The shape nested lists promise: the length of the first element at each depth."""
+    """The shape nested lists promise: the length of the first element at each depth
+    (``[[], []]`` promises ``(2, 0)``)."""
     sizes, first = [], data
-    while isinstance(first, (list, tuple)) and first:
+    while isinstance(first, (list, tuple)):
         sizes.append(len(first))
+        if not first:
+            break
         first = first[0]
     if isinstance(first, str) and first is not data:  # PyTorch reads it as a sequence
         raise ValueError("too many dimensions 'str'")

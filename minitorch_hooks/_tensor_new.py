@@ -126,9 +126,14 @@ def _values(data: Any, dtype: _dtype.dtype) -> np.ndarray:
         name = kind.__name__ if kind.__module__ == "builtins" else (
             f"{kind.__module__}.{kind.__name__}")
         raise TypeError(f"new(): data must be a sequence (got {name})")
-    if not isinstance(data, np.ndarray):
-        _check_numbers(data, nested_sizes(data), 0, dtype)
-    array = data if isinstance(data, np.ndarray) else _array_from_nested(data)
+    if isinstance(data, np.ndarray):
+        array = data
+    else:
+        sizes = nested_sizes(data)
+        if 0 in sizes:  # no element: PyTorch stores nothing, so it looks at nothing
+            return np.zeros(sizes, dtype=dtype.numpy_type)
+        _check_numbers(data, sizes, 0, dtype)
+        array = _array_from_nested(data)
     _check_fits(array, dtype.numpy_type)
     return array.astype(dtype.numpy_type)
 
