@@ -71,6 +71,8 @@ from ._dtype import (
 )
 from ._generator import Generator
 from ._ops import _arguments
+from ._ops.blending import addcdiv, addcmul, lerp
+from ._ops.clamping import clamp_max, clamp_min
 from ._ops.closeness import allclose, isclose
 from ._ops.conversion import clone
 from ._ops.diagonals import diag, diagonal, tril, triu
@@ -104,7 +106,7 @@ from ._ops.gather_scatter import (
     scatter_add,
 )
 from ._ops.histogram import histc
-from ._ops.inplace import relu_
+from ._ops.inplace import clamp_, clamp_max_, clamp_min_, relu_
 from ._ops.linalg import addmm, baddbmm, bmm, dot, matmul, mm, mv, outer
 from ._ops.logical import (
     bitwise_and,
@@ -135,6 +137,7 @@ from ._ops.pointwise import (
     logical_not,
     lt,
     maximum,
+    minimum,
     mul,
     nan_to_num,
     ne,
@@ -241,6 +244,7 @@ _importlib.import_module(".utils._pytree", __name__)
 __version__ = "0.1.0"
 
 clip = clamp
+clip_ = clamp_
 
 # torch.inf and torch.nan are plain Python floats in PyTorch too (``torch.inf is math.inf``).
 inf = math.inf

@@ -14,6 +14,8 @@ import numpy as np
 from .. import _creation, _tensor_new
 from .._tensor import Tensor
 from . import (
+    blending,
+    clamping,
     closeness,
     conversion,
     diagonals,
@@ -106,6 +108,9 @@ _METHODS = {
     "exp": pointwise.exp, "log": pointwise.log, "sqrt": pointwise.sqrt,
     "relu": pointwise.relu, "tanh": pointwise.tanh, "sigmoid": pointwise.sigmoid,
     "clamp": pointwise.clamp, "clip": pointwise.clamp, "maximum": pointwise.maximum,
+    "minimum": pointwise.minimum, "clamp_min": clamping.clamp_min,
+    "clamp_max": clamping.clamp_max, "lerp": blending.lerp, "addcmul": blending.addcmul,
+    "addcdiv": blending.addcdiv,
     **elementary.UNARY,
     "floor_divide": division.floor_divide, "remainder": division.remainder,
     "fmod": division.fmod,
@@ -163,6 +168,9 @@ _METHODS = {
     "pow_": inplace.pow_,
     "neg_": inplace.neg_, "exp_": inplace.exp_, "relu_": inplace.relu_,
     "tanh_": inplace.tanh_, "sigmoid_": inplace.sigmoid_, "clamp_": inplace.clamp_,
+    "clip_": inplace.clamp_, "clamp_min_": inplace.clamp_min_,
+    "clamp_max_": inplace.clamp_max_, "lerp_": inplace.lerp_, "addcmul_": inplace.addcmul_,
+    "addcdiv_": inplace.addcdiv_,
     "sqrt_": inplace.sqrt_, **inplace.ELEMENTARY_, **inplace.LOGICAL_,
     "floor_divide_": inplace.floor_divide_,
     "remainder_": inplace.remainder_, "fmod_": inplace.fmod_,

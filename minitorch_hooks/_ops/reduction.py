@@ -188,11 +188,9 @@ def _extremum(input: Tensor, dim: Any, keepdim: bool, largest: bool) -> Any:
     data = input._data
     name = "max" if largest else "min"
     if isinstance(dim, Tensor):  # x.max(other) is the element-wise maximum
-        from .pointwise import maximum
+        from .pointwise import maximum, minimum
 
-        if not largest:
-            raise NotImplementedError("minitorch_hooks does not implement torch.minimum")
-        return maximum(input, dim)
+        return maximum(input, dim) if largest else minimum(input, dim)
     if data.size == 0:
         raise RuntimeError(f"{name}(): Expected reduction dim to be specified for input.numel() "
                            "== 0. Specify the reduction dim with the 'dim' argument.")

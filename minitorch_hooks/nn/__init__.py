@@ -3,6 +3,7 @@
 from .. import _missing
 from . import functional, init, modules, parallel, utils
 from .modules import (
+    ELU,
     GELU,
     GRU,
     LSTM,
@@ -77,8 +78,10 @@ from .modules import (
     SmoothL1Loss,
     Softmax,
     Softmin,
+    Softplus,
     SyncBatchNorm,
     Tanh,
+    Threshold,
     Transformer,
     TransformerDecoder,
     TransformerDecoderLayer,
@@ -104,6 +107,7 @@ __all__ = ["AdaptiveAvgPool2d", "AvgPool2d", "BatchNorm1d", "BatchNorm2d", "Buff
            "UninitializedBuffer", "UninitializedParameter", "Upsample", "functional", "init",
            "modules", "parallel", "utils", "GRU", "LSTM", "RNN", "GRUCell", "LSTMCell", "RNNBase",
            "RNNCell", "RNNCellBase", "Conv3d", "ConvTranspose1d", "ConvTranspose2d",
+           "ELU", "Softplus", "Threshold",
            "Hardswish", "Hardtanh", "ReLU6", "Dropout1d", "Dropout2d", "Dropout3d",
            "CircularPad1d", "CircularPad2d", "CircularPad3d", "ConstantPad1d", "ConstantPad2d",
            "ConstantPad3d", "ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d",

@@ -3,6 +3,7 @@
 # ``_functions`` holds the identity Function that module full backward hooks are built on.
 from . import _functions, lazy
 from .activation import (
+                          ELU,
                           GELU,
                           Hardswish,
                           Hardtanh,
@@ -14,7 +15,9 @@ from .activation import (
                           SiLU,
                           Softmax,
                           Softmin,
+                          Softplus,
                           Tanh,
+                          Threshold,
 )
 from .attention import MultiheadAttention
 from .batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d, SyncBatchNorm
@@ -25,14 +28,14 @@ from .flatten import Flatten
 from .instancenorm import InstanceNorm1d, InstanceNorm2d, InstanceNorm3d
 from .linear import Identity, LazyLinear, Linear
 from .loss import (
-    BCELoss,
-    CrossEntropyLoss,
-    HuberLoss,
-    KLDivLoss,
-    L1Loss,
-    MSELoss,
-    NLLLoss,
-    SmoothL1Loss,
+                          BCELoss,
+                          CrossEntropyLoss,
+                          HuberLoss,
+                          KLDivLoss,
+                          L1Loss,
+                          MSELoss,
+                          NLLLoss,
+                          SmoothL1Loss,
 )
 from .module import Module
 from .normalization import GroupNorm, LayerNorm
@@ -54,14 +57,14 @@ from .padding import (
                           ZeroPad3d,
 )
 from .pooling import (
-    AdaptiveAvgPool1d,
-    AdaptiveAvgPool2d,
-    AdaptiveMaxPool1d,
-    AdaptiveMaxPool2d,
-    AvgPool1d,
-    AvgPool2d,
-    MaxPool1d,
-    MaxPool2d,
+                          AdaptiveAvgPool1d,
+                          AdaptiveAvgPool2d,
+                          AdaptiveMaxPool1d,
+                          AdaptiveMaxPool2d,
+                          AvgPool1d,
+                          AvgPool2d,
+                          MaxPool1d,
+                          MaxPool2d,
 )
 from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
 from .sparse import Embedding
@@ -83,6 +86,7 @@ __all__ = ["Conv3d", "ConvTranspose1d", "ConvTranspose2d", "GRU", "LSTM", "RNN",
            "ReLU", "Sequential",
            "SiLU", "Sigmoid", "Softmax", "Softmin", "Tanh", "Transformer", "TransformerDecoder",
            "TransformerDecoderLayer", "TransformerEncoder", "TransformerEncoderLayer", "Upsample",
+           "ELU", "Softplus", "Threshold",
            "Hardswish", "Hardtanh", "ReLU6", "Dropout1d", "Dropout2d", "Dropout3d",
            "CircularPad1d", "CircularPad2d", "CircularPad3d", "ConstantPad1d", "ConstantPad2d",
            "ConstantPad3d", "ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d",
