@@ -25,6 +25,7 @@ from . import (
     backends,
     cuda,
     jit,
+    linalg,
     nn,
     optim,
     return_types,
@@ -119,6 +120,7 @@ from ._ops.logical import (
 )
 from ._ops.losses_more import xlogy
 from ._ops.nonzero import argwhere, count_nonzero, nonzero, where
+from ._ops.norms import tensor_norm as norm
 from ._ops.pointwise import (
     abs,
     add,
@@ -163,7 +165,6 @@ from ._ops.reduction import (
     max,
     mean,
     min,
-    norm,
     std,
     std_mean,
     sum,

@@ -28,6 +28,7 @@ from . import (
     linalg,
     logical,
     nonzero,
+    norms,
     pointwise,
     products,
     reduction,
@@ -124,7 +125,7 @@ _METHODS = {
     # reductions
     "sum": reduction.sum, "mean": reduction.mean, "max": reduction.max,
     "min": reduction.min, "argmax": reduction.argmax, "argmin": reduction.argmin,
-    "amax": reduction.amax, "amin": reduction.amin, "norm": reduction.norm,
+    "amax": reduction.amax, "amin": reduction.amin, "norm": norms.tensor_norm,
     "prod": products.prod, "cumsum": products.cumsum, "cumprod": products.cumprod,
     "histc": histogram.histc, "sort": sorting.sort, "argsort": sorting.argsort,
     "topk": sorting.topk,

@@ -59,6 +59,7 @@ from ._functional_pool_more import (
     max_pool1d_with_indices,
 )
 from ._functional_threshold import elu, elu_, softplus, threshold, threshold_
+from ._functional_vectors import cosine_similarity, normalize, one_hot
 
 __all__ = ["adaptive_avg_pool2d", "avg_pool2d", "batch_norm", "binary_cross_entropy_with_logits",
            "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "cross_entropy",
@@ -66,7 +67,8 @@ __all__ = ["adaptive_avg_pool2d", "avg_pool2d", "batch_norm", "binary_cross_entr
            "relu6", "binary_cross_entropy", "huber_loss", "kl_div", "smooth_l1_loss",
            "instance_norm", "adaptive_avg_pool1d", "adaptive_max_pool1d", "adaptive_max_pool2d",
            "avg_pool1d", "max_pool1d", "max_pool1d_with_indices", "unfold",
-           "elu", "elu_", "softplus", "threshold", "threshold_",
+           "elu", "elu_", "softplus", "threshold", "threshold_", "cosine_similarity",
+           "normalize", "one_hot",
            "dropout", "embedding", "gelu", "group_norm", "interpolate", "l1_loss", "layer_norm",
            "leaky_relu", "leaky_relu_", "linear", "log_softmax", "max_pool2d",
            "max_pool2d_with_indices", "mse_loss", "nll_loss", "pad", "relu", "relu_",
