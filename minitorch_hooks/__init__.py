@@ -73,7 +73,7 @@ from ._dtype import (
 from ._generator import Generator
 from ._ops import _arguments
 from ._ops.blending import addcdiv, addcmul, lerp
-from ._ops.clamping import clamp_max, clamp_min
+from ._ops.clamping import clamp_, clamp_max, clamp_max_, clamp_min, clamp_min_
 from ._ops.closeness import allclose, isclose
 from ._ops.conversion import clone
 from ._ops.diagonals import diag, diagonal, tril, triu
@@ -107,7 +107,7 @@ from ._ops.gather_scatter import (
     scatter_add,
 )
 from ._ops.histogram import histc
-from ._ops.inplace import clamp_, clamp_max_, clamp_min_, relu_
+from ._ops.inplace import relu_
 from ._ops.linalg import addmm, baddbmm, bmm, dot, matmul, mm, mv, outer
 from ._ops.logical import (
     bitwise_and,

@@ -20,17 +20,20 @@ import numpy as np
 
 from .._tensor import Tensor, _c_name
 from ..autograd.graph import Node
-from ._record import record, saved_for
+from ._record import promote_types, record, saved_for
+from .inplace import _in_place
 from .pointwise import broadcast_shapes
 
 
 def _arrays(*tensors: Tensor) -> list[np.ndarray]:
-    """The values of tensors of one dtype, checked to broadcast together."""
+    """The values of tensors, checked to broadcast together and cast to the dtype PyTorch
+    computes them in (float32 with int64 is float32, not NumPy's float64)."""
     arrays = [t._data for t in tensors]
-    shape = arrays[0].shape
+    shape, common = arrays[0].shape, arrays[0].dtype
     for array in arrays[1:]:
         shape = broadcast_shapes(shape, array.shape)
-    return arrays
+        common = promote_types(common, array.dtype)
+    return [array.astype(common, copy=False) for array in arrays]
 
 
 def _check_same_dtype(input: Tensor, other: Tensor, what: str) -> None:
@@ -89,7 +92,7 @@ class AddcmulBackward0(Node):
 def addcmul(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: float = 1) -> Tensor:
     """``input + value * tensor1 * tensor2``."""
     a, b, c = _arrays(input, tensor1, tensor2)
-    data = (a + (b * b.dtype.type(value)) * c).astype(np.result_type(a, b, c), copy=False)
+    data = a + (b * b.dtype.type(value)) * c
     return record(data, AddcmulBackward0, (input, tensor1, tensor2),
                   saved=(saved_for(tensor1, tensor2), saved_for(tensor2, tensor1)),
                   value=value)
@@ -108,16 +111,28 @@ class AddcdivBackward0(Node):
 
 def addcdiv(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: float = 1) -> Tensor:
     """``input + value * tensor1 / tensor2``."""
-    a, b, c = _arrays(input, tensor1, tensor2)
-    if b.dtype.kind in "biu" and c.dtype.kind in "biu":
+    if tensor1._data.dtype.kind in "biu" and tensor2._data.dtype.kind in "biu":
         raise RuntimeError(
-            "Integer division with addcdiv is no longer supported, and in a future release "
+            "Integer division with addcdiv is no longer supported, and in a future  release "
             "addcdiv will perform a true division of tensor1 and tensor2. The historic "
             "addcdiv behavior can be implemented as (input + value * torch.trunc(tensor1 / "
             "tensor2)).to(input.dtype) for integer inputs and as (input + value * tensor1 / "
             "tensor2) for float inputs. The future addcdiv behavior is just the latter "
             "implementation: (input + value * tensor1 / tensor2), for all dtypes.")
+    a, b, c = _arrays(input, tensor1, tensor2)
     with np.errstate(divide="ignore", invalid="ignore"):
-        data = (a + (b * b.dtype.type(value)) / c).astype(np.result_type(a, b, c), copy=False)
+        data = a + (b * b.dtype.type(value)) / c
     return record(data, AddcdivBackward0, (input, tensor1, tensor2),
                   saved=(saved_for(tensor1, tensor2), tensor2), value=value)
+
+
+def _lerp_(input: Tensor, end: Tensor, weight: Any) -> Tensor:
+    if input._data.dtype.kind != "f":
+        raise NotImplementedError(f'"lerp_kernel_scalar" not implemented for '
+                                  f"'{input.dtype.scalar_name}'")
+    return lerp(input, end, weight)
+
+
+lerp_ = _in_place(_lerp_)
+addcmul_ = _in_place(addcmul)
+addcdiv_ = _in_place(addcdiv)

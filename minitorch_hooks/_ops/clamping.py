@@ -11,15 +11,17 @@ See <https://docs.pytorch.org/docs/2.13/generated/torch.clamp.html>
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from .._tensor import Tensor
+from .._tensor import Tensor, _c_name
 from ..autograd import _formula as formula
 from ..autograd.graph import Node
 from ._record import record
-from .pointwise import _binary
+from .inplace import _in_place
+from .pointwise import _binary, clamp
 
 
 class ClampMinBackward0(Node):
@@ -85,3 +87,22 @@ def clamp_max(input: Tensor, max: Any) -> Tensor:  # noqa: A002 - torch's name
     if isinstance(max, Tensor):
         return record(data, ClampMaxBackward1, (input, max), saved=(max, input))
     return record(data, ClampMaxBackward0, (input,), saved=(input,), max=max)
+
+
+def _number_limits_fit(operation: Callable[..., Tensor]) -> Callable[..., Tensor]:
+    """The in-place form of ``operation``: a float limit cannot clamp an integer tensor in
+    place, which PyTorch's clamp kernels refuse naming the C++ type (``long int``)."""
+    def in_place(input: Tensor, *limits: Any, **named: Any) -> Tensor:
+        if input._data.dtype.kind in "biu" and any(
+                isinstance(limit, float) for limit in (*limits, *named.values())):
+            raise RuntimeError("result type Float can't be cast to the desired output type "
+                               f"{_c_name(input.dtype)}")
+        return operation(input, *limits, **named)
+
+    in_place.__name__ = operation.__name__
+    return in_place
+
+
+clamp_min_ = _number_limits_fit(_in_place(clamp_min))
+clamp_max_ = _number_limits_fit(_in_place(clamp_max))
+clamp_ = _number_limits_fit(_in_place(clamp))

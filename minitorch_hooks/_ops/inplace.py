@@ -37,8 +37,6 @@ from ..autograd.graph import Node
 from ..random import default_generator
 from . import (
     activation,
-    blending,
-    clamping,
     division,
     elementary,
     gather_scatter,
@@ -203,12 +201,6 @@ exp_ = _in_place(pointwise.exp)
 relu_ = _in_place(pointwise.relu)
 tanh_ = _in_place(pointwise.tanh)
 sigmoid_ = _in_place(pointwise.sigmoid)
-clamp_ = _in_place(pointwise.clamp)
-clamp_min_ = _in_place(clamping.clamp_min)
-clamp_max_ = _in_place(clamping.clamp_max)
-lerp_ = _in_place(blending.lerp)
-addcmul_ = _in_place(blending.addcmul)
-addcdiv_ = _in_place(blending.addcdiv)
 sqrt_ = _in_place(pointwise.sqrt)
 nan_to_num_ = _in_place(pointwise.nan_to_num)
 abs_ = _in_place(pointwise.abs)

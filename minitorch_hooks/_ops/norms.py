@@ -108,11 +108,15 @@ def vector_norm(x: Tensor, ord: float = 2, dim: Dims = None, keepdim: bool = Fal
     dims = _dims(dim)
     axes = _axes(dims, data.ndim)
     order = float(ord)
-    if order < 0 or math.isinf(order):
-        reduced = data.shape if axes is None else [data.shape[a] for a in axes]
-        if 0 in reduced:
+    if (order < 0 or math.isinf(order)) and data.size == 0:
+        if axes is None:
             raise RuntimeError(f"linalg.vector_norm cannot compute the {ord} norm on an empty "
                                "tensor because the operation does not have an identity")
+        for axis in axes:
+            if data.shape[axis] == 0:  # (PyTorch's message lacks the space before because)
+                raise RuntimeError(f"linalg.vector_norm cannot compute the {ord} norm on the "
+                                   f"dimension {axis}because this dimension is empty and the "
+                                   "operation does not have an identity")
     result = _vector_norm_values(data, order, axes, keepdim).astype(data.dtype, copy=False)
     shown = None if dims is None else tuple(shown_dim(d) for d in dims)
     return record(result, LinalgVectorNormBackward0, (x,), saved=(x,), save_output=True,

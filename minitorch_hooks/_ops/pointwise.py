@@ -345,7 +345,7 @@ def sign(input: Tensor) -> Tensor:
     See <https://docs.pytorch.org/docs/2.13/generated/torch.sign.html>
     """
     data = input._data
-    return record(data.copy() if data.dtype == np.bool_ else np.sign(data), SignBackward0,
+    return record(data.copy() if data.dtype == np.bool_ else formula.sign(data), SignBackward0,
                   (input,))
 
 

@@ -41,8 +41,8 @@ class ThresholdBackward0(Node):
 
 
 class ThresholdBackward1(ThresholdBackward0):
-    """``threshold_``: PyTorch's in-place node compares the *result* with the threshold
-    (it saves it under the name ``self``): the input is gone."""
+    """``threshold_``: the same formula; PyTorch saves a copy of the input from before the
+    change, which ``apply_in_place`` hands the operation."""
 
     __slots__ = ()
 
@@ -60,7 +60,7 @@ def threshold(input: Tensor, threshold: float, value: float) -> Tensor:
 
 def _threshold_result_saved(input: Tensor, threshold: float, value: float) -> Tensor:
     return record(_thresholded(input, threshold, value), ThresholdBackward1, (input,),
-                  save_output=True, threshold=threshold)
+                  saved=(input,), threshold=threshold)
 
 
 def threshold_(input: Tensor, threshold: float, value: float) -> Tensor:
@@ -121,7 +121,12 @@ class SoftplusBackward0(Node):
     def backward(self, grad):
         (x,) = self.saved_arrays()
         z = formula.exp(x * self.beta)
-        return formula.where(x * self.beta > self.threshold, grad, grad * z / (z + 1))
+        slope = z / (z + 1)
+        # PyTorch's double backward multiplies by ``x * beta < threshold``: where the two
+        # branches meet, the slope counts as a constant.
+        slope = formula.where(x * self.beta < self.threshold, slope,
+                              formula.like(formula.array(slope), slope))
+        return formula.where(x * self.beta > self.threshold, grad, grad * slope)
 
 
 def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:

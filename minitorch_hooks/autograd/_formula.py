@@ -97,13 +97,20 @@ def _elementwise(ufunc: np.ufunc) -> Callable[[Any], Any]:
 
 log = _elementwise(np.log)
 exp = _elementwise(np.exp)
-sign = _elementwise(np.sign)
 sin = _elementwise(np.sin)
 cos = _elementwise(np.cos)
 sinh = _elementwise(np.sinh)
 cosh = _elementwise(np.cosh)
 tanh = _elementwise(np.tanh)
 sqrt = _elementwise(np.sqrt)
+
+
+def sign(x: Any) -> Any:
+    """-1, 0 or 1; 0 for NaN too, as PyTorch's ``sign`` and ``sgn`` (NumPy's gives NaN), so
+    ``abs`` and the 1-norm send no NaN back from a NaN input."""
+    if type(x) is Tensor:
+        return x.sign()
+    return np.where(x != x, x.dtype.type(0), np.sign(x)) if x.dtype.kind == "f" else np.sign(x)
 
 
 def erf(x: Any) -> Any:

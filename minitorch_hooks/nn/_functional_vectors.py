@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._dtype import from_numpy_dtype
-from .._ops import clamping, conversion, inplace
+from .._ops import clamping, conversion
 from .._ops.norms import tensor_norm, vector_norm
 from .._ops.pointwise import broadcast_shapes, div, mul
 from .._ops.reduction import sum
@@ -43,12 +43,12 @@ def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -
         raise RuntimeError("expected common dtype to be floating point, yet common dtype is "
                            f"{common.scalar_name}")
     shape = broadcast_shapes(x1._data.shape, x2._data.shape)
-    x1 = x1 if x1._data.shape == shape else expand(x1, shape)
-    x2 = x2 if x2._data.shape == shape else expand(x2, shape)
+    if x1._data.shape != x2._data.shape:  # both expanded, as ATen's expand_outplace does
+        x1, x2 = expand(x1, shape), expand(x2, shape)
     norms = [conversion.clone(vector_norm(x, 2, dim, keepdim=True)) for x in (x1, x2)]
     with no_grad():
         for norm in norms:
-            inplace.clamp_min_(norm, eps)
+            clamping.clamp_min_(norm, eps)
     return sum(mul(div(x1, norms[0]), div(x2, norms[1])), dim)
 
 
@@ -66,4 +66,6 @@ def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
         raise RuntimeError("Class values must be non-negative.")
     if data.size and data.max() >= num_classes or num_classes < 0:
         raise RuntimeError("Class values must be smaller than num_classes.")
-    return wrap((data[..., None] == np.arange(num_classes)).astype(np.int64))
+    result = np.zeros(data.shape + (num_classes,), dtype=np.int64)
+    np.put_along_axis(result, data[..., None], 1, axis=-1)
+    return wrap(result)
