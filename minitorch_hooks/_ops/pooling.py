@@ -1,5 +1,5 @@
-"""Pooling (``max_pool2d``, ``avg_pool2d``) and the separable resamplings
-(``adaptive_avg_pool2d``, ``interpolate``'s ``nearest`` and ``bilinear``).
+"""Pooling: ``max_pool2d`` and ``avg_pool2d`` (the separable resamplings,
+``adaptive_avg_pool2d`` and ``interpolate``, are in ``resampling.py``).
 
 A pooling window reads a few elements of one channel's plane. We list, once per call,
 which element of the plane each window's taps read (its *taps*: a flat position, or -1
@@ -7,10 +7,6 @@ for padding, -2 past the padding, where ``ceil_mode`` lets the last window hang 
 Then the forward pass is an indexing and a max or a sum over the taps, and the backward
 pass sends each gradient back to the positions it came from (``_formula.scatter``, which
 under create_graph records a node of its own: double backward works).
-
-Adaptive average pooling and resizing are *linear along each axis separately*: each output
-row is a weighted sum of input rows. So they are two small matrices, ``rows @ x @
-cols.T``, and their gradient is ``rows.T @ grad @ cols``.
 See <https://docs.pytorch.org/docs/2.13/nn.html#pooling-layers>
 """
 
@@ -22,7 +18,6 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .. import _blas
 from .._tensor import Tensor, wrap
 from ..autograd import _formula as formula
 from ..autograd.graph import Node
@@ -181,94 +176,3 @@ def avg_pool2d(input: Tensor, kernel: Sequence[int], stride: Sequence[int],
                   count_include_pad=count_include_pad, divisor_override=divisor_override,
                   shape=x.shape, windows=windows, positions=taps[windows, tap],
                   divisors=divisors)
-
-
-# -- separable linear maps ---------------------------------------------------------------------
-
-class _SeparableBackward(Node):
-    """The gradient of ``rows @ x @ cols.T`` is ``rows.T @ grad @ cols``."""
-
-    __slots__ = ("rows", "cols")
-
-    def backward(self, grad):
-        return _blas.matmul(_blas.matmul(formula.like(self.rows.T, grad), grad),
-                             formula.like(self.cols, grad))
-
-
-class AdaptiveAvgPool2DBackward0(_SeparableBackward):
-    __slots__ = ()
-    saved_names = ("self",)
-
-    def backward(self, grad):
-        self.saved_arrays()  # unused, but checked: PyTorch's node saves the input
-        return super().backward(grad)
-
-
-class UpsampleNearest2DBackward0(_SeparableBackward):
-    __slots__ = ("output_size", "scales_h", "scales_w", "self_sym_sizes")
-    saved_attributes = ("output_size", "scales_h", "scales_w", "self_sym_sizes")
-
-
-class UpsampleBilinear2DBackward0(_SeparableBackward):
-    __slots__ = ("output_size", "align_corners", "scales_h", "scales_w", "self_sym_sizes")
-    saved_attributes = ("align_corners", "output_size", "scales_h", "scales_w",
-                        "self_sym_sizes")
-
-
-def separable(input: Tensor, rows: np.ndarray, cols: np.ndarray, node_type: type[Node],
-              **attributes: object) -> Tensor:
-    """``rows @ x @ cols.T`` on every plane of ``input``, recorded as ``node_type``."""
-    x = input._data
-    if x.dtype.kind != "f":  # a uint8 image resized to its nearest pixels: exact
-        rows, cols = rows.astype(np.float32), cols.astype(np.float32)
-        return wrap(_blas.matmul(_blas.matmul(rows, x), cols.T).astype(x.dtype))
-    rows, cols = rows.astype(x.dtype), cols.astype(x.dtype)
-    saved = (input,) if "self" in node_type.saved_names else ()
-    out = _blas.matmul(_blas.matmul(rows, x), cols.T)
-    return record(np.ascontiguousarray(out), node_type, (input,), saved=saved,
-                  rows=rows, cols=cols, **attributes)
-
-
-def adaptive_average_matrix(size: int, out: int) -> np.ndarray:
-    """Output ``i`` averages the input from ``floor(i * size / out)`` to
-    ``ceil((i + 1) * size / out)``: windows that cover the input, overlapping if needed."""
-    matrix = np.zeros((out, size))
-    for i in range(out):
-        start, end = (i * size) // out, -((-(i + 1) * size) // out)
-        matrix[i, start:end] = 1 / (end - start)
-    return matrix
-
-
-def nearest_matrix(size: int, out: int, scale: float | None) -> np.ndarray:
-    """Output ``i`` copies input ``floor(i * scale)``, where ``scale`` is ``1 /
-    scale_factor`` when one was given, else ``size / out`` (PyTorch's legacy 'nearest')."""
-    if out == size:  # PyTorch copies an axis whose size is unchanged, whatever the scale
-        return np.eye(size)
-    ratio = np.float32(1 / scale if scale else size / out)
-    source = np.floor(np.arange(out, dtype=np.float32) * ratio).astype(np.int64)
-    source = np.minimum(source, size - 1)
-    matrix = np.zeros((out, size))
-    matrix[np.arange(out), source] = 1
-    return matrix
-
-
-def bilinear_matrix(size: int, out: int, align_corners: bool, scale: float | None
-                    ) -> np.ndarray:
-    """Output ``i`` mixes the two inputs around its source position: with
-    ``align_corners`` the corners' centres line up (``i * (size - 1) / (out - 1)``),
-    without it the corners' edges do (``(i + 0.5) * scale - 0.5``, at least 0)."""
-    if out == size:  # PyTorch copies an axis whose size is unchanged, whatever the scale
-        return np.eye(size)
-    i = np.arange(out, dtype=np.float32)
-    if align_corners:
-        source = i * np.float32((size - 1) / (out - 1) if out > 1 else 0)
-    else:
-        ratio = np.float32(1 / scale if scale else size / out)
-        source = np.maximum((i + np.float32(0.5)) * ratio - np.float32(0.5), 0)
-    low = np.minimum(np.floor(source).astype(np.int64), size - 1)
-    high = np.minimum(low + 1, size - 1)
-    weight = source - low
-    matrix = np.zeros((out, size))
-    np.add.at(matrix, (np.arange(out), low), 1 - weight)
-    np.add.at(matrix, (np.arange(out), high), weight)
-    return matrix

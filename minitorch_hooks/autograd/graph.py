@@ -126,6 +126,7 @@ class Node:
         same; only the node of a custom Function (``written_in_cpp=False``) is a class of
         ``torch.autograd.function``, in PyTorch too."""
         super().__init_subclass__(**kwargs)
+        cls._source_module = cls.__module__  # where its code is, to read it
         if written_in_cpp:
             cls.__module__ = "builtins"
         for name in cls.__dict__.get("saved_names", ()):

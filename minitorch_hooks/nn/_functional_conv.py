@@ -17,6 +17,7 @@ from .. import _dtype
 from .._ops import conv as _conv
 from .._ops import padding as _padding
 from .._ops import pooling as _pooling
+from .._ops import resampling as _resampling
 from .._ops.reduction import mean
 from .._ops.shape import squeeze, unsqueeze
 from .._tensor import Tensor
@@ -312,9 +313,9 @@ def adaptive_avg_pool2d(input: Tensor, output_size: Any) -> Tensor:
                                   f"'{input.dtype.scalar_name}'")
     if out == [1, 1]:  # PyTorch takes the mean then: ``MeanBackward1``
         return mean(input, (-1, -2), keepdim=True)
-    rows, cols = (_pooling.adaptive_average_matrix(size, o)
+    rows, cols = (_resampling.adaptive_average_map(size, o)
                   for size, o in zip(input.shape[-2:], out))
-    return _pooling.separable(input, rows, cols, _pooling.AdaptiveAvgPool2DBackward0)
+    return _resampling.resample(input, rows, cols, _resampling.AdaptiveAvgPool2DBackward0)
 
 
 _INTERPOLATE_MODES = ("nearest | linear | bilinear | bicubic | trilinear | lanczos | area | "
@@ -383,12 +384,12 @@ def interpolate(input: Tensor, size: Any = None, scale_factor: Any = None,
     attributes = {"output_size": tuple(out), "scales_h": scales[0], "scales_w": scales[1],
                   "self_sym_sizes": tuple(input.shape)}
     if mode == "nearest":
-        rows, cols = (_pooling.nearest_matrix(length, o, s)
+        rows, cols = (_resampling.nearest_map(length, o, s)
                       for length, o, s in zip(spatial, out, scales))
-        return _pooling.separable(input, rows, cols, _pooling.UpsampleNearest2DBackward0,
-                                  **attributes)
+        return _resampling.resample(input, rows, cols, _resampling.UpsampleNearest2DBackward0,
+                                    **attributes)
     align = bool(align_corners)
-    rows, cols = (_pooling.bilinear_matrix(length, o, align, s)
+    rows, cols = (_resampling.bilinear_map(length, o, align, s)
                   for length, o, s in zip(spatial, out, scales))
-    return _pooling.separable(input, rows, cols, _pooling.UpsampleBilinear2DBackward0,
-                              align_corners=align, **attributes)
+    return _resampling.resample(input, rows, cols, _resampling.UpsampleBilinear2DBackward0,
+                                align_corners=align, **attributes)

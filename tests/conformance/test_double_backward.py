@@ -365,6 +365,27 @@ OPS: list[tuple[str, Op, tuple[np.ndarray, ...]]] = [
     ("diagonal", lambda torch, x: x.diagonal(1) ** 3, (signed(S34),)),
     ("logsumexp", lambda torch, x: x.logsumexp(1) * x[:, 0], (signed(S34),)),
     ("lstm float32 (oneDNN node)", _lstm_float32, (signed((3, 2, 2)),)),
+    ("clamp_min", lambda torch, x: x.clamp_min(-0.2) ** 3, (signed(S34),)),
+    ("clamp_max tensor", lambda torch, x, m: torch.clamp_max(x * x, m * m) * x,
+     (signed(S34), signed((4,), 1))),
+    ("clamp_max", lambda torch, x: torch.clamp_max(x, 0.3) ** 3, (signed(S34),)),
+    ("clamp_min tensor", lambda torch, x, m: (x * x).clamp_min(m) * x,
+     (signed(S34), signed((4,), 1))),
+    ("minimum", lambda torch, x, y: torch.minimum(x * x, y) * y, (signed(S34), signed(S34, 1))),
+    ("threshold", lambda torch, x: torch.nn.functional.threshold(x, 0.1, 2.0) ** 3,
+     (signed(S34),)),
+    ("threshold_", lambda torch, x: torch.nn.functional.threshold(x * x, 0.3, -1.0, True) * x,
+     (signed(S34),)),
+    ("elu", lambda torch, x: torch.nn.functional.elu(x, 0.5) ** 2, (signed(S34),)),
+    ("elu_", lambda torch, x: torch.nn.functional.elu_(x * 2) * x, (signed(S34),)),
+    ("softplus", lambda torch, x: torch.nn.functional.softplus(x, 2, 1) * x, (signed(S34),)),
+    ("lerp", lambda torch, x, y: torch.lerp(x * x, y, 0.3) ** 2, (signed(S34), signed(S34, 1))),
+    ("lerp tensor weight", lambda torch, x, y, w: torch.lerp(x, y * x, w * w),
+     (signed(S34), signed(S34, 1), positive((4,), 2))),
+    ("addcmul", lambda torch, x, a, b: torch.addcmul(x, a * a, b, value=0.5) ** 2,
+     (signed(S3), signed(S3, 1), signed(S3, 2))),
+    ("addcdiv", lambda torch, x, a, b: torch.addcdiv(x * x, a, b, value=-2) * a,
+     (signed(S3), signed(S3, 1), positive(S3, 2))),
 ]
 
 # Node classes the table need not reach, and why.
@@ -411,7 +432,10 @@ def _all_node_classes() -> set[type]:
     while stack:
         cls = stack.pop()
         for sub in cls.__subclasses__():
-            if sub.__module__.startswith("minitorch_hooks") and not sub.__name__.startswith("_"):
+            # (A node class says it is in ``builtins``, as PyTorch's do; its code is in
+            # ``_source_module``.)
+            if sub._source_module.startswith("minitorch_hooks") and not \
+                    sub.__name__.startswith("_"):
                 found.add(sub)
             stack.append(sub)
     return found
