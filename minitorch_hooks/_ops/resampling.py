@@ -140,16 +140,11 @@ def adaptive_average_map(size: int, out: int) -> AxisMap:
     return AxisMap(size, out, taps, lengths)
 
 
-def _copy_map(size: int) -> AxisMap:
-    """PyTorch copies an axis whose size is unchanged, whatever the scale."""
-    return AxisMap(size, size, (Tap(np.arange(size), np.arange(size), None),))
-
-
 def nearest_map(size: int, out: int, scale: float | None) -> AxisMap:
     """Output ``i`` copies input ``floor(i * scale)``, where ``scale`` is ``1 /
     scale_factor`` when one was given, else ``size / out`` (PyTorch's legacy 'nearest')."""
-    if out == size:
-        return _copy_map(size)
+    if out == size:  # PyTorch copies an axis whose size is unchanged, whatever the scale
+        return AxisMap(size, size, (Tap(np.arange(size), np.arange(size), None),))
     ratio = np.float32(1 / scale if scale else size / out)
     source = np.floor(np.arange(out, dtype=np.float32) * ratio).astype(np.int64)
     return AxisMap(size, out, (Tap(np.arange(out), np.minimum(source, size - 1), None),))
@@ -159,9 +154,13 @@ def bilinear_map(size: int, out: int, align_corners: bool, scale: float | None) 
     """Output ``i`` mixes the two inputs around its source position: with
     ``align_corners`` the corners' centres line up (``i * (size - 1) / (out - 1)``),
     without it the corners' edges do (``(i + 0.5) * scale - 0.5``, at least 0). At the
-    last input both taps read it."""
+    last input both taps read it, and on an axis whose size is unchanged both taps read the
+    same input, with weights 1 and 0 (so an ``inf`` there gives ``inf + inf * 0 = nan``, as
+    in PyTorch)."""
     if out == size:
-        return _copy_map(size)
+        same = np.arange(size)
+        return AxisMap(size, out, (Tap(same, same, np.ones(size, dtype=np.float32)),
+                                   Tap(same, same, np.zeros(size, dtype=np.float32))))
     i = np.arange(out, dtype=np.float32)
     if align_corners:
         source = i * np.float32((size - 1) / (out - 1) if out > 1 else 0)
