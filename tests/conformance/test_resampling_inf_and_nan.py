@@ -26,22 +26,22 @@ PLANES = {
 }
 
 RESAMPLINGS = {
-    "nearest x2": lambda F, x: F.interpolate(x, scale_factor=2),
-    "nearest to (5, 3)": lambda F, x: F.interpolate(x, size=(5, 3)),
-    "nearest scale 1.5": lambda F, x: F.interpolate(x, scale_factor=1.5),
-    "bilinear x2": lambda F, x: F.interpolate(x, scale_factor=2, mode="bilinear"),
-    "bilinear to (5, 7)": lambda F, x: F.interpolate(x, size=(5, 7), mode="bilinear"),
-    "bilinear to (2, 2)": lambda F, x: F.interpolate(x, size=(2, 2), mode="bilinear"),
-    "bilinear align_corners to (5, 7)": lambda F, x: F.interpolate(
+    "nearest x2": lambda nnf, x: nnf.interpolate(x, scale_factor=2),
+    "nearest to (5, 3)": lambda nnf, x: nnf.interpolate(x, size=(5, 3)),
+    "nearest scale 1.5": lambda nnf, x: nnf.interpolate(x, scale_factor=1.5),
+    "bilinear x2": lambda nnf, x: nnf.interpolate(x, scale_factor=2, mode="bilinear"),
+    "bilinear to (5, 7)": lambda nnf, x: nnf.interpolate(x, size=(5, 7), mode="bilinear"),
+    "bilinear to (2, 2)": lambda nnf, x: nnf.interpolate(x, size=(2, 2), mode="bilinear"),
+    "bilinear align_corners to (5, 7)": lambda nnf, x: nnf.interpolate(
         x, size=(5, 7), mode="bilinear", align_corners=True),
-    "bilinear align_corners to (3, 2)": lambda F, x: F.interpolate(
+    "bilinear align_corners to (3, 2)": lambda nnf, x: nnf.interpolate(
         x, size=(3, 2), mode="bilinear", align_corners=True),
-    "bilinear same size": lambda F, x: F.interpolate(x, size=(3, 4), mode="bilinear"),
-    "adaptive_avg_pool2d (2, 2)": lambda F, x: F.adaptive_avg_pool2d(x, (2, 2)),
-    "adaptive_avg_pool2d (2, 3)": lambda F, x: F.adaptive_avg_pool2d(x, (2, 3)),
-    "adaptive_avg_pool2d (5, 5)": lambda F, x: F.adaptive_avg_pool2d(x, 5),
-    "adaptive_avg_pool2d (None, 1)": lambda F, x: F.adaptive_avg_pool2d(x, (None, 1)),
-    "adaptive_avg_pool1d 3": lambda F, x: F.adaptive_avg_pool1d(x[0], 3),
+    "bilinear same size": lambda nnf, x: nnf.interpolate(x, size=(3, 4), mode="bilinear"),
+    "adaptive_avg_pool2d (2, 2)": lambda nnf, x: nnf.adaptive_avg_pool2d(x, (2, 2)),
+    "adaptive_avg_pool2d (2, 3)": lambda nnf, x: nnf.adaptive_avg_pool2d(x, (2, 3)),
+    "adaptive_avg_pool2d (5, 5)": lambda nnf, x: nnf.adaptive_avg_pool2d(x, 5),
+    "adaptive_avg_pool2d (None, 1)": lambda nnf, x: nnf.adaptive_avg_pool2d(x, (None, 1)),
+    "adaptive_avg_pool1d 3": lambda nnf, x: nnf.adaptive_avg_pool1d(x[0], 3),
 }
 
 
