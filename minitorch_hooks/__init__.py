@@ -73,11 +73,12 @@ from ._dtype import (
 from ._generator import Generator
 from ._ops import _arguments
 from ._ops.blending import addcdiv, addcmul, lerp
+from ._ops.broadcasting import broadcast_to, meshgrid
 from ._ops.clamping import clamp_, clamp_max, clamp_max_, clamp_min, clamp_min_
 from ._ops.closeness import allclose, isclose
 from ._ops.conversion import clone
 from ._ops.diagonals import diag, diagonal, tril, triu
-from ._ops.division import floor_divide, fmod, remainder
+from ._ops.division import div, floor_divide, fmod, remainder
 from ._ops.einsum import einsum
 from ._ops.elementary import (
     acos,
@@ -107,6 +108,7 @@ from ._ops.gather_scatter import (
     scatter_add,
 )
 from ._ops.histogram import histc
+from ._ops.index_add import index_add
 from ._ops.inplace import relu_
 from ._ops.linalg import addmm, baddbmm, bmm, dot, matmul, mm, mv, outer
 from ._ops.logical import (
@@ -125,7 +127,6 @@ from ._ops.pointwise import (
     abs,
     add,
     clamp,
-    div,
     eq,
     equal,
     exp,
@@ -172,7 +173,7 @@ from ._ops.reduction import (
     var,
     var_mean,
 )
-from ._ops.repeating import roll, tile
+from ._ops.repeating import repeat_interleave, roll, tile
 from ._ops.rounding import ceil, floor, frac, round, trunc
 from ._ops.setitem import masked_fill
 from ._ops.shape import (
@@ -207,6 +208,7 @@ from ._ops.stacking import (
     row_stack,
     vstack,
 )
+from ._ops.tensor_split import tensor_split
 from ._ops.unsafe_split import unsafe_chunk
 from ._ops.vdot import vdot
 from ._ops.weight_norm import _weight_norm, norm_except_dim

@@ -15,6 +15,7 @@ from .. import _creation, _tensor_new
 from .._tensor import Tensor
 from . import (
     blending,
+    broadcasting,
     clamping,
     closeness,
     conversion,
@@ -23,6 +24,7 @@ from . import (
     elementary,
     gather_scatter,
     histogram,
+    index_add,
     indexing,
     inplace,
     linalg,
@@ -39,6 +41,7 @@ from . import (
     shape_inplace,
     softmax,
     sorting,
+    tensor_split,
     unsafe_split,
 )
 from ._arguments import checked
@@ -92,7 +95,8 @@ _OPERATORS = {
 
 _METHODS = {
     # arithmetic (``@`` gives NotImplemented itself)
-    "add": pointwise.add, "sub": pointwise.sub, "mul": pointwise.mul, "div": pointwise.div,
+    "add": pointwise.add, "sub": pointwise.sub, "mul": pointwise.mul, "div": division.div,
+    "divide": division.div,
     "pow": pointwise.pow,
     "matmul": linalg.matmul, "__matmul__": linalg.matmul_operator, "mm": linalg.mm,
     "bmm": linalg.bmm, "baddbmm": linalg.baddbmm, "dot": linalg.dot, "mv": linalg.mv,
@@ -111,7 +115,9 @@ _METHODS = {
     "clamp": pointwise.clamp, "clip": pointwise.clamp, "maximum": pointwise.maximum,
     "minimum": pointwise.minimum, "clamp_min": clamping.clamp_min,
     "clamp_max": clamping.clamp_max, "lerp": blending.lerp, "addcmul": blending.addcmul,
-    "addcdiv": blending.addcdiv,
+    "addcdiv": blending.addcdiv, "repeat_interleave": repeating.repeat_interleave,
+    "index_add": index_add.index_add, "index_add_": index_add.index_add_,
+    "tensor_split": tensor_split.tensor_split, "broadcast_to": broadcasting.broadcast_to,
     **elementary.UNARY,
     "floor_divide": division.floor_divide, "remainder": division.remainder,
     "fmod": division.fmod,
