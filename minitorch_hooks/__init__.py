@@ -77,6 +77,7 @@ from ._ops.broadcasting import broadcast_to, meshgrid
 from ._ops.clamping import clamp_, clamp_max, clamp_max_, clamp_min, clamp_min_
 from ._ops.closeness import allclose, isclose
 from ._ops.conversion import clone
+from ._ops.counting import bincount, unique
 from ._ops.diagonals import diag, diagonal, tril, triu
 from ._ops.division import div, floor_divide, fmod, remainder
 from ._ops.einsum import einsum
@@ -156,6 +157,7 @@ from ._ops.pointwise import (
     tanh,
 )
 from ._ops.products import cumprod, cumsum, prod
+from ._ops.quantiles import median, nanmedian, nanquantile, quantile
 from ._ops.reduction import (
     all,
     amax,
