@@ -79,6 +79,7 @@ from ._ops.closeness import allclose, isclose
 from ._ops.conversion import clone
 from ._ops.counting import bincount, unique
 from ._ops.diagonals import diag, diagonal, tril, triu
+from ._ops.distances import cdist
 from ._ops.division import div, floor_divide, fmod, remainder
 from ._ops.einsum import einsum
 from ._ops.elementary import (

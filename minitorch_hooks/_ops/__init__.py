@@ -21,6 +21,7 @@ from . import (
     conversion,
     counting,
     diagonals,
+    distances,
     division,
     elementary,
     gather_scatter,

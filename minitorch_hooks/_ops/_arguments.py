@@ -60,6 +60,7 @@ TENSOR_PARAMETERS: dict[str, tuple[str, ...]] = {
     **dict.fromkeys(("maximum", "minimum", "matmul", "equal", "expand_as", "view_as", "reshape_as",
                      "type_as", "allclose", "isclose"), ("input", "other")),
     "mm": ("input", "mat2"),
+    "cdist": ("x1", "x2"),
     "dot": ("input", "tensor"),
     "mv": ("input", "vec"),
     "outer": ("input", "vec2"),
