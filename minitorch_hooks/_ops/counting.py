@@ -22,7 +22,7 @@ from ._record import record
 from .division import NotImplementedBackward
 
 
-class _NoDerivative(Node):
+class NoDerivative(Node):
     """A node whose derivative PyTorch does not implement: backward through it raises."""
 
     __slots__ = ()
@@ -32,12 +32,12 @@ class _NoDerivative(Node):
         raise NotImplementedError(f"the derivative for '{self.function}' is not implemented.")
 
 
-class Unique2Backward0(_NoDerivative):
+class Unique2Backward0(NoDerivative):
     __slots__ = ()
     function = "_unique2"
 
 
-class UniqueDimBackward0(_NoDerivative):
+class UniqueDimBackward0(NoDerivative):
     __slots__ = ()
     function = "unique_dim"
 

@@ -27,6 +27,7 @@ from .._tensor import Tensor
 from ..autograd import _formula as formula
 from ..autograd.graph import Node
 from ._record import record
+from .counting import NoDerivative
 from .shape import view
 
 _MODES = ("use_mm_for_euclid_dist_if_necessary", "use_mm_for_euclid_dist",
@@ -63,10 +64,26 @@ class CdistBackward0(Node):
 
     def backward(self, grad):
         x1, x2, dist = self.saved_arrays()
+        if type(grad) is Tensor:  # create_graph: PyTorch has no second derivative here
+            arrays = [formula.array(t) for t in (grad, x1, x2, dist)]
+            first, second = self._gradients(*arrays)
+            return (record(first, CdistBackwardBackward0, (grad, x1, x2, dist)),
+                    record(second, CdistBackwardBackward0, (grad, x2, x1, dist)))
+        return self._gradients(grad, x1, x2, dist)
+
+    def _gradients(self, grad: Any, x1: Any, x2: Any, dist: Any) -> tuple[Any, Any]:
         if self.p == 0:
-            return formula.zeros_like(x1), formula.zeros_like(x2)
+            return np.zeros_like(x1), np.zeros_like(x2)
         pairs = _pair_gradient(_differences(x1, x2), dist, grad, self.p)
         return formula.sum(pairs, -2), -formula.sum(pairs, -3)
+
+
+class CdistBackwardBackward0(NoDerivative):
+    """The node of ``cdist``'s gradient under create_graph: PyTorch does not differentiate
+    it again."""
+
+    __slots__ = ()
+    function = "_cdist_backward"
 
 
 class EuclideanDistBackward0(Node):

@@ -386,10 +386,28 @@ OPS: list[tuple[str, Op, tuple[np.ndarray, ...]]] = [
      (signed(S3), signed(S3, 1), signed(S3, 2))),
     ("addcdiv", lambda torch, x, a, b: torch.addcdiv(x * x, a, b, value=-2) * a,
      (signed(S3), signed(S3, 1), positive(S3, 2))),
+    ("cdist", lambda torch, a, b: torch.cdist(a * a, b, p=3.0) ** 2,
+     (signed(S34), signed((2, 4), 1))),
+    ("cdist by product", lambda torch, a, b: torch.cdist(
+        a, b * b, compute_mode="use_mm_for_euclid_dist") ** 2, (signed(S34), signed((2, 4), 1))),
+    ("div floor", lambda torch, x: torch.div(x * x, 0.3, rounding_mode="floor") * x,
+     (signed(S34),)),
+    ("index_add", lambda torch, x, s: (x * x).index_add(1, torch.tensor([0, 2, 0]), s * s,
+                                                        alpha=2) * x,
+     (signed(S34), signed((3, 3), 1))),
+    ("median", lambda torch, x: x.median() * x, (signed(S34),)),
+    ("median dim", lambda torch, x: x.median(1).values ** 3, (signed(S34),)),
+    ("nanmedian", lambda torch, x: (x * x).nanmedian() * x, (signed(S34),)),
+    ("nanmedian dim", lambda torch, x: x.nanmedian(0, keepdim=True).values * x, (signed(S34),)),
+    ("squeeze dims", lambda torch, x: (x * x).reshape(1, 3, 1, 4).squeeze((0, 2)) * x,
+     (signed(S34),)),
 ]
 
 # Node classes the table need not reach, and why.
 NOT_IN_TABLE = {
+    "NoDerivative": "the base class of the nodes whose derivative PyTorch does not implement",
+    "Unique2Backward0": "unique: PyTorch's node has no derivative, it raises by design",
+    "UniqueDimBackward0": "unique(dim): PyTorch's node has no derivative, it raises by design",
     "AccumulateGrad": "a leaf's node: it has no formula, it adds into .grad",
     "BackwardCFunction": "custom Functions: their backward is the user's (test_create_graph)",
     "Error": "once_differentiable's node raises by design (test_create_graph)",
