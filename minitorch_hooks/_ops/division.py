@@ -128,15 +128,14 @@ def fmod(input: Tensor, other: Any) -> Tensor:
 
 class DivBackward2(Node):
     """``div`` with a ``rounding_mode``: the quotient is flat where it is defined, so
-    PyTorch's gradients are ``grad * 0`` (a multiplication: an infinite upstream gradient
-    gives NaN)."""
+    PyTorch's gradients are zeros (new ones, which nothing more depends on)."""
 
     __slots__ = ("rounding_mode",)
     saved_names = ("other", "self")
     saved_attributes = ("rounding_mode",)
 
     def backward(self, grad):
-        return grad * 0, grad * 0
+        return formula.zeros_like(grad), formula.zeros_like(grad)
 
 
 def _trunc_divide(a: Any, b: Any) -> Any:

@@ -64,7 +64,7 @@ def _lower_middle(values: np.ndarray, skip_nan: bool) -> tuple[np.ndarray, np.nd
 
 def _median(input: Tensor, dim: int | None, keepdim: bool, skip_nan: bool) -> Any:
     data = input._data
-    name = "nanmedian" if skip_nan else "median"
+    name = "median"  # (nanmedian's errors say median() too)
     if dim is None:
         if data.size == 0:
             return wrap(np.array(np.nan, dtype=data.dtype))
@@ -109,7 +109,7 @@ def _quantile(input: Tensor, q: Any, dim: int | None, keepdim: bool, interpolati
     from .shape_inplace import squeeze_, transpose_, unsqueeze_
     from .sorting import sort
 
-    name = "nanquantile" if skip_nan else "quantile"
+    name = "quantile"  # (nanquantile's errors say quantile() too)
     data = input._data
     if data.dtype not in (np.float32, np.float64):
         raise RuntimeError(f"{name}() input tensor must be either float or double dtype")

@@ -172,8 +172,12 @@ def expanded(data: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
     such a tensor (``inplace.check_no_internal_overlap``).
     """
     lead = len(shape) - data.ndim
-    strides = (0,) * lead + tuple(stride if size == new_size else 0 for size, new_size, stride
-                                  in zip(data.shape, shape[lead:], data.strides))
+    strides = [stride if size == new_size else 0 for size, new_size, stride
+               in zip(data.shape, shape[lead:], data.strides)]
+    for i in reversed(range(lead)):  # a new dimension of size 1 steps over the ones after it
+        after = shape[i + 1] * strides[0] if strides else 0
+        strides.insert(0, after if shape[i] == 1 else 0)
+    strides = tuple(strides)
     if data.flags.c_contiguous:  # the usual case, built straight on its memory: 4x faster
         return np.ndarray(shape, data.dtype, data, 0, strides)
     return np.lib.stride_tricks.as_strided(data, shape, strides)
