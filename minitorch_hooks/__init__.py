@@ -65,9 +65,12 @@ from ._dtype import (
     float64,
     half,
     int,
+    int8,
+    int16,
     int32,
     int64,
     long,
+    short,
     uint8,
 )
 from ._generator import Generator
@@ -220,11 +223,13 @@ from ._tensor import Tensor, device
 from ._tensor_new import (
     BoolTensor,
     ByteTensor,
+    CharTensor,
     DoubleTensor,
     FloatTensor,
     HalfTensor,
     IntTensor,
     LongTensor,
+    ShortTensor,
 )
 from ._tensor_str import get_printoptions, printoptions, set_printoptions
 from .autograd import (

@@ -188,11 +188,14 @@ HalfTensor = _tensor_type(_dtype.float16)
 LongTensor = _tensor_type(_dtype.int64)
 IntTensor = _tensor_type(_dtype.int32)
 ByteTensor = _tensor_type(_dtype.uint8)
+CharTensor = _tensor_type(_dtype.int8)
+ShortTensor = _tensor_type(_dtype.int16)
 BoolTensor = _tensor_type(_dtype.bool)
 
 # ``t.type(torch.LongTensor)`` and ``t.type("torch.LongTensor")`` name the same dtype.
 BY_NAME = {t.dtype.legacy_name: t.dtype for t in (FloatTensor, DoubleTensor, HalfTensor,
                                                    LongTensor, IntTensor, ByteTensor,
+                                                   CharTensor, ShortTensor,
                                                    BoolTensor)}
 
 

@@ -314,3 +314,23 @@ def test_an_activation_statistics_hook():
         return stats
 
     assert_same_outcome(scenario)
+
+
+def test_int8_and_int16():
+    """The 8- and 16-bit integer types (quantised activations are int8): creation,
+    wrapping, promotion, reductions, printing and the legacy types."""
+    def scenario(torch):
+        a = torch.tensor([100, -100, 3], dtype=torch.int8)
+        return [a, repr(a), a + a, a * 2, a + torch.tensor([1, 2, 3], dtype=torch.uint8),
+                a * 1.5, a.sum(), a.float(), torch.ones(2).to(torch.int8), a.type(),
+                torch.CharTensor([1, 2]), torch.ShortTensor([[1], [2]]),
+                a.to(torch.int16) * 1000, torch.tensor([1.5, -2.7]).to(torch.int8),
+                torch.arange(3, dtype=torch.int8), torch.zeros(2, dtype=torch.short),
+                repr(torch.int8), repr(torch.short), torch.int8.is_floating_point, a.max(),
+                a.abs(), -a, a // 3, a.prod(), isinstance(a, torch.CharTensor),
+                a.new_ones(2), torch.tensor([1, 2], dtype=torch.int8).cumsum(0),
+                torch.from_numpy(np.array([1, 2], dtype=np.int8)),
+                caught(lambda: a.mean()), caught(lambda: a.requires_grad_()),
+                caught(lambda: torch.tensor([300], dtype=torch.int8))]
+
+    assert_same_outcome(scenario)
