@@ -25,6 +25,7 @@ from . import (
     backends,
     cuda,
     jit,
+    linalg,
     nn,
     optim,
     return_types,
@@ -64,17 +65,25 @@ from ._dtype import (
     float64,
     half,
     int,
+    int8,
+    int16,
     int32,
     int64,
     long,
+    short,
     uint8,
 )
 from ._generator import Generator
 from ._ops import _arguments
+from ._ops.blending import addcdiv, addcmul, lerp
+from ._ops.broadcasting import broadcast_to, meshgrid
+from ._ops.clamping import clamp_, clamp_max, clamp_max_, clamp_min, clamp_min_
 from ._ops.closeness import allclose, isclose
 from ._ops.conversion import clone
+from ._ops.counting import bincount, unique
 from ._ops.diagonals import diag, diagonal, tril, triu
-from ._ops.division import floor_divide, fmod, remainder
+from ._ops.distances import cdist
+from ._ops.division import div, floor_divide, fmod, remainder
 from ._ops.einsum import einsum
 from ._ops.elementary import (
     acos,
@@ -104,6 +113,7 @@ from ._ops.gather_scatter import (
     scatter_add,
 )
 from ._ops.histogram import histc
+from ._ops.index_add import index_add
 from ._ops.inplace import relu_
 from ._ops.linalg import addmm, baddbmm, bmm, dot, matmul, mm, mv, outer
 from ._ops.logical import (
@@ -118,12 +128,12 @@ from ._ops.logical import (
 from ._ops.losses_more import xlogy
 from ._ops.matrix_functions import matrix_exp
 from ._ops.nonzero import argwhere, count_nonzero, nonzero, where
+from ._ops.norms import tensor_norm as norm
 from ._ops.pixel_shuffle import pixel_shuffle, pixel_unshuffle
 from ._ops.pointwise import (
     abs,
     add,
     clamp,
-    div,
     eq,
     equal,
     exp,
@@ -137,6 +147,7 @@ from ._ops.pointwise import (
     logical_not,
     lt,
     maximum,
+    minimum,
     mul,
     nan_to_num,
     ne,
@@ -152,6 +163,7 @@ from ._ops.pointwise import (
     tanh,
 )
 from ._ops.products import cumprod, cumsum, prod
+from ._ops.quantiles import median, nanmedian, nanquantile, quantile
 from ._ops.reduction import (
     all,
     amax,
@@ -162,7 +174,6 @@ from ._ops.reduction import (
     max,
     mean,
     min,
-    norm,
     std,
     std_mean,
     sum,
@@ -170,7 +181,7 @@ from ._ops.reduction import (
     var,
     var_mean,
 )
-from ._ops.repeating import roll, tile
+from ._ops.repeating import repeat_interleave, roll, tile
 from ._ops.rounding import ceil, floor, frac, round, trunc
 from ._ops.setitem import masked_fill
 from ._ops.shape import (
@@ -205,6 +216,7 @@ from ._ops.stacking import (
     row_stack,
     vstack,
 )
+from ._ops.tensor_split import tensor_split
 from ._ops.unsafe_split import unsafe_chunk
 from ._ops.vdot import vdot
 from ._ops.weight_norm import _weight_norm, norm_except_dim
@@ -213,11 +225,13 @@ from ._tensor import Tensor, device
 from ._tensor_new import (
     BoolTensor,
     ByteTensor,
+    CharTensor,
     DoubleTensor,
     FloatTensor,
     HalfTensor,
     IntTensor,
     LongTensor,
+    ShortTensor,
 )
 from ._tensor_str import get_printoptions, printoptions, set_printoptions
 from .autograd import (
@@ -244,6 +258,7 @@ _importlib.import_module(".utils._pytree", __name__)
 __version__ = "0.1.0"
 
 clip = clamp
+clip_ = clamp_
 
 # torch.inf and torch.nan are plain Python floats in PyTorch too (``torch.inf is math.inf``).
 inf = math.inf

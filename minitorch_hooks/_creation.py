@@ -57,12 +57,7 @@ def _inferred_dtype(array: np.ndarray) -> np.dtype:
 def _array_from_nested(data: Any) -> np.ndarray:
     """NumPy's array of nested lists, with PyTorch's message for uneven lengths: it takes
     the shape from the first element at each depth and checks every list against it."""
-    sizes, first = [], data
-    while isinstance(first, (list, tuple)) and first:
-        sizes.append(len(first))
-        first = first[0]
-    if isinstance(first, str) and first is not data:  # PyTorch reads it as a sequence
-        raise ValueError("too many dimensions 'str'")
+    sizes = nested_sizes(data)
     try:
         array = np.array(_to_array_like(data))
     except ValueError:
@@ -71,6 +66,20 @@ def _array_from_nested(data: Any) -> np.ndarray:
     if array.dtype == object:  # a ragged list NumPy took as objects
         _check_lengths(data, sizes, 0, _leaf_error(data))
     return array
+
+
+def nested_sizes(data: Any) -> list[int]:
+    """The shape nested lists promise: the length of the first element at each depth
+    (``[[], []]`` promises ``(2, 0)``)."""
+    sizes, first = [], data
+    while isinstance(first, (list, tuple)):
+        sizes.append(len(first))
+        if not first:
+            break
+        first = first[0]
+    if isinstance(first, str) and first is not data:  # PyTorch reads it as a sequence
+        raise ValueError("too many dimensions 'str'")
+    return sizes
 
 
 def _leaf_error(data: Any) -> str:

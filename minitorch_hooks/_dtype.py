@@ -36,15 +36,18 @@ class dtype:  # noqa: N801 - the public name mirrors ``torch.dtype``
 float16 = dtype("float16", np.float16, "Half")
 float32 = dtype("float32", np.float32, "Float")
 float64 = dtype("float64", np.float64, "Double")
+int8 = dtype("int8", np.int8, "Char")
+int16 = dtype("int16", np.int16, "Short")
 int32 = dtype("int32", np.int32, "Int")
 int64 = dtype("int64", np.int64, "Long")
 uint8 = dtype("uint8", np.uint8, "Byte")
 bool = dtype("bool", np.bool_, "Bool")  # noqa: A001 - torch.bool shadows the builtin too
 
 # PyTorch's aliases name the same objects.
-half, float, double, int, long = float16, float32, float64, int32, int64  # noqa: A001
+half, float, double, short, int, long = float16, float32, float64, int16, int32, int64  # noqa: A001
 
-_BY_NUMPY = {d.numpy_type: d for d in (float16, float32, float64, int32, int64, uint8, bool)}
+_BY_NUMPY = {d.numpy_type: d for d in (float16, float32, float64, int8, int16, int32, int64,
+                                       uint8, bool)}
 
 
 def from_numpy_dtype(numpy_dtype: np.dtype) -> dtype:

@@ -530,7 +530,8 @@ def _rebuild_tensor(cls: type, data: np.ndarray, requires_grad: bool,
 
 
 _C_NAMES = {"Float": "float", "Double": "double", "Half": "c10::Half", "Long": "long int",
-            "Int": "int", "Byte": "unsigned char", "Bool": "bool"}
+            "Int": "int", "Byte": "unsigned char", "Bool": "bool", "Char": "signed char",
+            "Short": "short int"}
 
 
 def _c_name(dtype: _dtype.dtype) -> str:

@@ -32,8 +32,10 @@ from typing import Any
 import numpy as np
 
 from . import _dtype
+from ._ops._arguments import argument_type_name, invalid_combination
 from ._size import Size
 from ._tensor import Tensor, _c_name, device, wrap
+from .utils.hooks import type_name
 
 
 def _options(dtype: _dtype.dtype) -> str:
@@ -52,22 +54,29 @@ _SIGNATURES = ("(*, torch.device device = None)", "(torch.Storage storage)", "(T
                "(object data, *, torch.device device = None)")
 
 
-def _type_name(value: Any) -> str:
-    if isinstance(value, Tensor):
-        return "Tensor"
-    if isinstance(value, _dtype.dtype):
-        return "torch.dtype"
-    return type(value).__name__
+def _described(value: Any) -> str:
+    """How PyTorch's argument parser describes an argument that matched nothing: a list or
+    tuple with the type of each element (``list of [int, float]``, ``torch.Size of
+    (int,)``)."""
+    names = [argument_type_name(item) for item in value] if isinstance(value, (list, tuple)) else []
+    if isinstance(value, list):
+        return f"list of [{', '.join(names)}]"
+    if isinstance(value, tuple):
+        inside = f"{names[0]}," if len(names) == 1 else ", ".join(names)
+        return f"{argument_type_name(value)} of ({inside})"
+    return argument_type_name(value)
 
 
-def _invalid_combination(args: tuple, kwargs: dict) -> str:
-    """PyTorch's argument parser's refusal of a keyword the constructors do not take
-    (``torch.FloatTensor([1.], requires_grad=True)``): what it got, and the signatures.
-    (PyTorch adds, under some signatures, a line on why they did not match; not here.)"""
-    given = [_type_name(a) for a in args] + [f"{k}={_type_name(v)}" for k, v in kwargs.items()]
-    got = ", ".join(given) if args else ", ".join(given) + ", "
-    return ("new() received an invalid combination of arguments - got (" + got + "), but "
-            "expected one of:\n" + "".join(f" * {s}\n" for s in _SIGNATURES))
+def _invalid_combination(args: tuple, kwargs: dict) -> TypeError:
+    """PyTorch's refusal of arguments that fit none of the constructors' signatures. Of
+    the reasons it gives under some of them, the one for positional arguments that are
+    neither sizes nor one piece of data (``torch.FloatTensor(2.0, 3)``) is given; those
+    for keywords are not."""
+    reasons = {}
+    if not kwargs:
+        marked = ", ".join(f"!{_described(a)}!" for a in args)
+        reasons[0] = f"some of the arguments have invalid types: ({marked})"
+    return invalid_combination("new", args, kwargs, _SIGNATURES, reasons)
 
 
 def legacy_new(dtype: _dtype.dtype | None, args: tuple, kwargs: dict) -> Tensor:
@@ -77,8 +86,10 @@ def legacy_new(dtype: _dtype.dtype | None, args: tuple, kwargs: dict) -> Tensor:
     from ._creation import empty
     from ._ops.indexing import alias
 
+    if not args and isinstance(kwargs.get("size"), (tuple, list)):
+        args = tuple(kwargs.pop("size"))  # ``torch.FloatTensor(size=(2, 3))``
     if kwargs.keys() - {"device"}:
-        raise TypeError(_invalid_combination(args, kwargs))
+        raise _invalid_combination(args, kwargs)
     if kwargs.get("device") is not None:
         device(kwargs["device"])  # the CPU, or an error
     target = dtype or _dtype.float32
@@ -93,6 +104,8 @@ def legacy_new(dtype: _dtype.dtype | None, args: tuple, kwargs: dict) -> Tensor:
         return empty(*first, dtype=target)
     if all(_is_size(a) for a in args):
         return empty(*args, dtype=target)
+    if len(args) > 1 and not _is_size(first):
+        raise _invalid_combination(args, {})
     if len(args) > 1:
         position = next(i for i, a in enumerate(args) if not _is_size(a))
         raise TypeError(f"new(): argument 'size' failed to unpack the object at pos "
@@ -104,7 +117,7 @@ def legacy_new(dtype: _dtype.dtype | None, args: tuple, kwargs: dict) -> Tensor:
 def _values(data: Any, dtype: _dtype.dtype) -> np.ndarray:
     """The values of a sequence, in ``dtype``, checked as ``torch.tensor`` checks them (an
     integer type refuses what it cannot hold); a lone number or a string is an error."""
-    from ._creation import _array_from_nested, _check_fits
+    from ._creation import _array_from_nested, _check_fits, nested_sizes
 
     if isinstance(data, str):
         raise TypeError("new(): invalid data type 'str'")
@@ -113,9 +126,36 @@ def _values(data: Any, dtype: _dtype.dtype) -> np.ndarray:
         name = kind.__name__ if kind.__module__ == "builtins" else (
             f"{kind.__module__}.{kind.__name__}")
         raise TypeError(f"new(): data must be a sequence (got {name})")
-    array = data if isinstance(data, np.ndarray) else _array_from_nested(data)
+    if isinstance(data, np.ndarray):
+        array = data
+    else:
+        sizes = nested_sizes(data)
+        if 0 in sizes:  # no element: PyTorch stores nothing, so it looks at nothing
+            return np.zeros(sizes, dtype=dtype.numpy_type)
+        _check_numbers(data, sizes, 0, dtype)
+        array = _array_from_nested(data)
     _check_fits(array, dtype.numpy_type)
     return array.astype(dtype.numpy_type)
+
+
+def _check_numbers(data: Any, sizes: list[int], dim: int, dtype: _dtype.dtype) -> None:
+    """PyTorch's walk through the nested sequences of a legacy constructor, which stores
+    each element straight into the tensor of ``dtype``: the lengths must follow those of
+    the first elements (a string is a sequence here), and what lies at the bottom must be
+    a number, or PyTorch's conversion to a float or an integer says what it got."""
+    if dim == len(sizes):
+        if isinstance(data, (numbers.Number, np.generic, Tensor)):
+            return
+        if dtype.is_floating_point:
+            raise TypeError(f"must be real number, not {type_name(data)}")
+        raise TypeError(f"'{type_name(data)}' object cannot be interpreted as an integer")
+    if not isinstance(data, (list, tuple, str)):
+        raise TypeError("not a sequence")
+    if len(data) != sizes[dim]:
+        raise ValueError(f"expected sequence of length {sizes[dim]} at dim {dim} (got "
+                         f"{len(data)})")
+    for item in data:
+        _check_numbers(item, sizes, dim + 1, dtype)
 
 
 class tensortype(type):  # noqa: N801 - torch's name
@@ -148,11 +188,14 @@ HalfTensor = _tensor_type(_dtype.float16)
 LongTensor = _tensor_type(_dtype.int64)
 IntTensor = _tensor_type(_dtype.int32)
 ByteTensor = _tensor_type(_dtype.uint8)
+CharTensor = _tensor_type(_dtype.int8)
+ShortTensor = _tensor_type(_dtype.int16)
 BoolTensor = _tensor_type(_dtype.bool)
 
 # ``t.type(torch.LongTensor)`` and ``t.type("torch.LongTensor")`` name the same dtype.
 BY_NAME = {t.dtype.legacy_name: t.dtype for t in (FloatTensor, DoubleTensor, HalfTensor,
                                                    LongTensor, IntTensor, ByteTensor,
+                                                   CharTensor, ShortTensor,
                                                    BoolTensor)}
 
 

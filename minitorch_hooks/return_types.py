@@ -43,3 +43,16 @@ class topk(_ValuesAndIndices, namedtuple("topk", ["values", "indices"])):  # noq
     indices."""
 
     __slots__ = ()
+
+
+class median(_ValuesAndIndices, namedtuple("median", ["values", "indices"])):  # noqa: N801
+    """``x.median(dim)``: the lower medians along ``dim``, and their indices."""
+
+    __slots__ = ()
+
+
+class nanmedian(_ValuesAndIndices, namedtuple("nanmedian", ["values", "indices"])):  # noqa: N801
+    """``x.nanmedian(dim)``: the medians of the values that are not NaN, and their
+    indices."""
+
+    __slots__ = ()

@@ -44,7 +44,9 @@ TENSOR_PARAMETERS: dict[str, tuple[str, ...]] = {
          "sort", "argsort", "topk", "log2", "log10", "floor", "ceil", "round", "trunc",
          "frac", "narrow", "movedim", "diagonal", "logsumexp", "roll", "tile", "nonzero",
          "argwhere", "count_nonzero",
-         "diag", "nan_to_num", "matrix_exp"),
+         "diag", "nan_to_num", "clamp_min", "clamp_max", "clamp_min_", "clamp_max_",
+         "broadcast_to", "tensor_split", "index_add", "index_add_", "unique", "bincount",
+         "median", "nanmedian", "quantile", "nanquantile", "matrix_exp"),
         _UNARY),
     **dict.fromkeys(("add", "sub", "mul", "div", "add_", "sub_", "mul_", "div_", "copy_"),
                     ("input#", "other#")),
@@ -52,9 +54,13 @@ TENSOR_PARAMETERS: dict[str, tuple[str, ...]] = {
                      "bitwise_xor_"), ("input#", "other#")),
     **dict.fromkeys(("logical_and", "logical_or", "logical_xor", "logical_and_", "logical_or_",
                      "logical_xor_"), ("input", "other")),
-    **dict.fromkeys(("maximum", "matmul", "equal", "expand_as", "view_as", "reshape_as",
+    **dict.fromkeys(("lerp", "lerp_"), ("input", "end")),
+    **dict.fromkeys(("addcmul", "addcdiv", "addcmul_", "addcdiv_"),
+                    ("input", "tensor1", "tensor2")),
+    **dict.fromkeys(("maximum", "minimum", "matmul", "equal", "expand_as", "view_as", "reshape_as",
                      "type_as", "allclose", "isclose"), ("input", "other")),
     "mm": ("input", "mat2"),
+    "cdist": ("x1", "x2"),
     "dot": ("input", "tensor"),
     "mv": ("input", "vec"),
     "outer": ("input", "vec2"),
@@ -97,6 +103,38 @@ def check_tensor_sequence(function: str, tensors: Any) -> None:
         if not isinstance(tensor, Tensor):
             raise TypeError(f"expected Tensor as element {i} in argument 0, but got "
                             f"{type_name(tensor)}")
+
+
+def argument_type_name(value: Any) -> str:
+    """How PyTorch's argument parser names the type of an argument in its errors."""
+    from .._dtype import dtype
+    from .._size import Size
+
+    if isinstance(value, Tensor):
+        return "Tensor"
+    if isinstance(value, dtype):
+        return "torch.dtype"
+    if isinstance(value, Size):
+        return "torch.Size"
+    return type_name(value)
+
+
+def invalid_combination(function: str, args: tuple, kwargs: dict,
+                        signatures: tuple[str, ...], reasons: dict[int, str] | None = None
+                        ) -> TypeError:
+    """PyTorch's argument parser's refusal of arguments that fit none of ``function``'s
+    ``signatures``: what it got (the keywords in reverse order, as its parser lists
+    them), then each signature, with the line of ``reasons`` given for it."""
+    given = [argument_type_name(a) for a in args] + [
+        f"{k}={argument_type_name(v)}" for k, v in reversed(kwargs.items())]
+    got = ", ".join(given) if args else ", ".join(given) + ", "
+    reasons = reasons or {}
+    return TypeError(
+        f"{function}() received an invalid combination of arguments - got ({got}), but "
+        "expected one of:\n" + "".join(
+            f" * {signature}\n" + (f"      didn't match because {reasons[i]}\n"
+                                   if i in reasons else "")
+            for i, signature in enumerate(signatures)))
 
 
 def _accepts(parameter: _Parameter, value: Any) -> bool:

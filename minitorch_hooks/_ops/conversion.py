@@ -16,6 +16,7 @@ from .._allocation import allocation_failed
 from .._device import check_available
 from .._tensor import Tensor, wrap
 from ..autograd.graph import Node
+from ._arguments import invalid_combination
 from ._record import record
 
 
@@ -52,8 +53,15 @@ class ToCopyBackward0(Node):
         return grad
 
 
-def parse_to(*args: Any, dtype: _dtype.dtype | None = None, **kwargs: Any
-             ) -> _dtype.dtype | None:
+_TO_KEYWORDS = {"device", "dtype", "non_blocking", "copy", "memory_format"}
+_TO_SIGNATURES = tuple(
+    f"({first}bool non_blocking = False, bool copy = False, *, torch.memory_format "
+    "memory_format = None)"
+    for first in ("torch.device device = None, torch.dtype dtype = None, ",
+                  "torch.dtype dtype, ", "Tensor tensor, "))
+
+
+def parse_to(*args: Any, **kwargs: Any) -> _dtype.dtype | None:
     """The dtype that ``to``'s arguments ask for (``None``: keep it), checking on the way
     that any device they name is the CPU.
 
@@ -63,6 +71,9 @@ def parse_to(*args: Any, dtype: _dtype.dtype | None = None, **kwargs: Any
     ``Module.to`` read their arguments the same way, as PyTorch's share ``_parse_to``.
     See <https://docs.pytorch.org/docs/2.13/generated/torch.Tensor.to.html>
     """
+    if kwargs.keys() - _TO_KEYWORDS:
+        raise invalid_combination("to", args, kwargs, _TO_SIGNATURES)
+    dtype = kwargs.get("dtype")
     for arg in args:
         if isinstance(arg, _dtype.dtype):
             dtype = arg
@@ -75,10 +86,10 @@ def parse_to(*args: Any, dtype: _dtype.dtype | None = None, **kwargs: Any
     return dtype
 
 
-def to(input: Tensor, *args: Any, dtype: _dtype.dtype | None = None, **kwargs: Any) -> Tensor:
+def to(input: Tensor, *args: Any, **kwargs: Any) -> Tensor:
     """Convert to another dtype (``to(torch.float64)``); devices other than the CPU are an
     error. Converting to the dtype it already has returns the tensor itself."""
-    dtype = parse_to(*args, dtype=dtype, **kwargs)
+    dtype = parse_to(*args, **kwargs)
     if dtype is None or dtype is input.dtype:
         return input
     if input._requires_grad and not dtype.is_floating_point:

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from .._tensor import Tensor
+from .._tensor import Tensor, wrap
 from ..autograd import _formula as formula
 from ..autograd.graph import Node
 from ._record import record
@@ -124,3 +124,45 @@ def fmod(input: Tensor, other: Any) -> Tensor:
     if not isinstance(other, Tensor):
         return record(data, FmodBackward0, (input,))
     return record(data, FmodBackward1, (input, other), saved=(other, input))
+
+
+class DivBackward2(Node):
+    """``div`` with a ``rounding_mode``: the quotient is flat where it is defined, so
+    PyTorch's gradients are zeros (new ones, which nothing more depends on)."""
+
+    __slots__ = ("rounding_mode",)
+    saved_names = ("other", "self")
+    saved_attributes = ("rounding_mode",)
+
+    def backward(self, grad):
+        return formula.zeros_like(grad), formula.zeros_like(grad)
+
+
+def _trunc_divide(a: Any, b: Any) -> Any:
+    """Division rounded toward zero: a float quotient cut, an integer one as C divides."""
+    if np.result_type(a, b).kind == "f":
+        return np.trunc(np.true_divide(a, b))
+    quotient = np.floor_divide(a, b)
+    return quotient + ((quotient * b != a) & ((np.sign(a) * np.sign(b)) < 0))
+
+
+def div(input: Any, other: Any, *, rounding_mode: str | None = None) -> Tensor:
+    """``input / other``, rounded as ``rounding_mode`` says: ``None`` (true division),
+    ``'trunc'`` (toward zero) or ``'floor'`` (down, as ``//``). A rounded quotient of
+    integers stays an integer.
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.div.html>
+    """
+    from .pointwise import div as true_divide
+
+    if rounding_mode is None:
+        return true_divide(input, other)
+    if rounding_mode == "floor":
+        data = _divide(input, other, np.floor_divide, "div_floor_cpu")
+    elif rounding_mode == "trunc":
+        data = _divide(input, other, _trunc_divide, "div_trunc_cpu")
+    else:
+        raise RuntimeError("div expected rounding_mode to be one of None, 'trunc', or 'floor' "
+                           f"but found '{rounding_mode}'")
+    other_saved = other if isinstance(other, Tensor) else wrap(np.asarray(other))
+    return record(data, DivBackward2, (input, other), saved=(other_saved, input),
+                  rounding_mode=rounding_mode)

@@ -345,7 +345,7 @@ def sign(input: Tensor) -> Tensor:
     See <https://docs.pytorch.org/docs/2.13/generated/torch.sign.html>
     """
     data = input._data
-    return record(data.copy() if data.dtype == np.bool_ else np.sign(data), SignBackward0,
+    return record(data.copy() if data.dtype == np.bool_ else formula.sign(data), SignBackward0,
                   (input,))
 
 
@@ -416,9 +416,12 @@ def clamp(input: Tensor, min: float | None = None, max: float | None = None) -> 
     """Limit values to ``[min, max]``; the gradient passes only where no limit applied."""
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
-    data = np.clip(input._data, min, max)
-    return record(data.astype(input._data.dtype, copy=False), ClampBackward1, (input,),
-                  saved=(input,), min=min, max=max)
+    data = input._data
+    if min is not None:  # (NaN stays NaN, and an integer tensor with a float limit is
+        data = _binary(wrap(data), min, np.maximum)  # float32, as PyTorch promotes)
+    if max is not None:
+        data = _binary(wrap(data), max, np.minimum)
+    return record(data, ClampBackward1, (input,), saved=(input,), min=min, max=max)
 
 
 class WhereBackward0(Node):
@@ -463,6 +466,25 @@ class MaximumBackward0(Node):
 
 def maximum(input: Tensor, other: Tensor) -> Tensor:
     return record(_binary(input, other, np.maximum), MaximumBackward0, (input, other),
+                  saved=(other, input))
+
+
+class MinimumBackward0(Node):
+    __slots__ = ()
+    saved_names = ("other", "self")
+
+    def backward(self, grad):
+        """``maximum``'s formula mirrored: the larger side gets a selected 0."""
+        b, a = self.saved_arrays()
+        shared = formula.where(a == b, grad / 2, grad)
+        return formula.where(a > b, 0, shared), formula.where(a < b, 0, shared)
+
+
+def minimum(input: Tensor, other: Tensor) -> Tensor:
+    """The element-wise minimum; a NaN on either side gives NaN, as in PyTorch.
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.minimum.html>
+    """
+    return record(_binary(input, other, np.minimum), MinimumBackward0, (input, other),
                   saved=(other, input))
 
 

@@ -1,6 +1,7 @@
-"""Pooling (``max_pool2d/3d``, ``avg_pool2d/3d``, ``adaptive_max_pool2d/3d``) and the
-separable resamplings (``adaptive_avg_pool2d/3d``, ``interpolate``'s ``nearest`` and
-``bilinear``), each written once for any number of spatial dimensions.
+"""Pooling (``max_pool2d/3d``, ``avg_pool2d/3d``, ``adaptive_max_pool2d/3d``) and its
+inverse (``max_unpool``), each written once for any number of spatial dimensions (the
+separable resamplings, ``adaptive_avg_pool2d/3d`` and ``interpolate``, are in
+``resampling.py``).
 
 A pooling window reads a few elements of one channel's plane (or volume, in 3-d). We list,
 once per call, which element of the plane each window's taps read (its *taps*: a flat
@@ -10,11 +11,6 @@ worked out alone and then combined, which is all that the number of dimensions c
 Then the forward pass is an indexing and a max or a sum over the taps, and the backward
 pass sends each gradient back to the positions it came from (``_formula.scatter``, which
 under create_graph records a node of its own: double backward works).
-
-Adaptive average pooling and resizing are *linear along each axis separately*: each output
-row is a weighted sum of input rows. So they are one small matrix per axis, ``rows @ x @
-cols.T`` in 2-d, and their gradient applies the transposed matrices, ``rows.T @ grad @
-cols``.
 See <https://docs.pytorch.org/docs/2.13/nn.html#pooling-layers>
 """
 
@@ -23,11 +19,9 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 
-from .. import _blas
 from .._tensor import Tensor, wrap
 from ..autograd import _formula as formula
 from ..autograd.graph import Node
@@ -322,117 +316,3 @@ def max_unpool(input: Tensor, indices: Tensor, out: Sequence[int],
     result[np.arange(planes)[:, None], positions] = x.reshape(planes, -1)
     return record(result.reshape(*x.shape[:-spatial], *out), node_type, (input,),
                   saved=(indices,))
-
-
-# -- separable linear maps ---------------------------------------------------------------------
-
-def _along_axes(x: Any, matrices: Sequence[Any]) -> Any:
-    """Each of ``x``'s last ``len(matrices)`` axes multiplied by its matrix (output index
-    first): ``rows @ x @ cols.T`` for two axes. An axis before the last is reached by
-    folding the axes after it into one, so every step is a batched matrix product, on
-    arrays or (under ``create_graph``) on tensors."""
-    spatial = len(matrices)
-    for axis, matrix in enumerate(matrices[:-1]):
-        shape = tuple(x.shape)
-        where = len(shape) - spatial + axis
-        after = shape[where + 1:]
-        folded = x.reshape(*shape[:where], shape[where], math.prod(after))
-        x = _blas.matmul(matrix, folded).reshape(*shape[:where], matrix.shape[0], *after)
-    return _blas.matmul(x, matrices[-1].T)
-
-
-class _SeparableBackward(Node):
-    """The gradient of ``rows @ x @ cols.T`` is ``rows.T @ grad @ cols``: each axis's
-    matrix, transposed."""
-
-    __slots__ = ("matrices",)
-
-    def backward(self, grad):
-        return _along_axes(grad, [formula.like(m.T, grad) for m in self.matrices])
-
-
-class _AdaptiveAvgPoolBackward(_SeparableBackward):
-    __slots__ = ()
-    saved_names = ("self",)
-
-    def backward(self, grad):
-        self.saved_arrays()  # unused, but checked: PyTorch's node saves the input
-        return super().backward(grad)
-
-
-class AdaptiveAvgPool2DBackward0(_AdaptiveAvgPoolBackward):
-    __slots__ = ()
-
-
-class AdaptiveAvgPool3DBackward0(_AdaptiveAvgPoolBackward):
-    __slots__ = ()
-
-
-class UpsampleNearest2DBackward0(_SeparableBackward):
-    __slots__ = ("output_size", "scales_h", "scales_w", "self_sym_sizes")
-    saved_attributes = ("output_size", "scales_h", "scales_w", "self_sym_sizes")
-
-
-class UpsampleBilinear2DBackward0(_SeparableBackward):
-    __slots__ = ("output_size", "align_corners", "scales_h", "scales_w", "self_sym_sizes")
-    saved_attributes = ("align_corners", "output_size", "scales_h", "scales_w",
-                        "self_sym_sizes")
-
-
-def separable(input: Tensor, matrices: Sequence[np.ndarray], node_type: type[Node],
-              **attributes: object) -> Tensor:
-    """``rows @ x @ cols.T`` on every plane of ``input`` (one matrix per spatial axis,
-    ``len(matrices)`` of them), recorded as ``node_type``."""
-    x = input._data
-    if x.dtype.kind != "f":  # a uint8 image resized to its nearest pixels: exact
-        return wrap(_along_axes(x, [m.astype(np.float32) for m in matrices]).astype(x.dtype))
-    matrices = [m.astype(x.dtype) for m in matrices]
-    saved = (input,) if "self" in node_type.saved_names else ()
-    out = _along_axes(x, matrices)
-    return record(np.ascontiguousarray(out), node_type, (input,), saved=saved,
-                  matrices=matrices, **attributes)
-
-
-def adaptive_average_matrix(size: int, out: int) -> np.ndarray:
-    """Output ``i`` averages the input from ``floor(i * size / out)`` to
-    ``ceil((i + 1) * size / out)``: windows that cover the input, overlapping if needed."""
-    matrix = np.zeros((out, size))
-    for i in range(out):
-        start, end = (i * size) // out, -((-(i + 1) * size) // out)
-        matrix[i, start:end] = 1 / (end - start)
-    return matrix
-
-
-def nearest_matrix(size: int, out: int, scale: float | None) -> np.ndarray:
-    """Output ``i`` copies input ``floor(i * scale)``, where ``scale`` is ``1 /
-    scale_factor`` when one was given, else ``size / out`` (PyTorch's legacy 'nearest')."""
-    if out == size:  # PyTorch copies an axis whose size is unchanged, whatever the scale
-        return np.eye(size)
-    ratio = np.float32(1 / scale if scale else size / out)
-    source = np.floor(np.arange(out, dtype=np.float32) * ratio).astype(np.int64)
-    source = np.minimum(source, size - 1)
-    matrix = np.zeros((out, size))
-    matrix[np.arange(out), source] = 1
-    return matrix
-
-
-def bilinear_matrix(size: int, out: int, align_corners: bool, scale: float | None
-                    ) -> np.ndarray:
-    """Output ``i`` mixes the two inputs around its source position: with
-    ``align_corners`` the corners' centres line up (``i * (size - 1) / (out - 1)``),
-    without it the corners' edges do (``(i + 0.5) * scale - 0.5``, at least 0)."""
-    if out == size:  # PyTorch copies an axis whose size is unchanged, whatever the scale
-        return np.eye(size)
-    i = np.arange(out, dtype=np.float32)
-    if align_corners:
-        source = i * np.float32((size - 1) / (out - 1) if out > 1 else 0)
-    else:
-        ratio = np.float32(1 / scale if scale else size / out)
-        source = np.maximum((i + np.float32(0.5)) * ratio - np.float32(0.5), 0)
-    low = np.minimum(np.floor(source).astype(np.int64), size - 1)
-    high = np.minimum(low + 1, size - 1)
-    weight = source - low
-    matrix = np.zeros((out, size))
-    np.add.at(matrix, (np.arange(out), low), 1 - weight)
-    np.add.at(matrix, (np.arange(out), high), weight)
-    return matrix

@@ -188,11 +188,9 @@ def _extremum(input: Tensor, dim: Any, keepdim: bool, largest: bool) -> Any:
     data = input._data
     name = "max" if largest else "min"
     if isinstance(dim, Tensor):  # x.max(other) is the element-wise maximum
-        from .pointwise import maximum
+        from .pointwise import maximum, minimum
 
-        if not largest:
-            raise NotImplementedError("minitorch_hooks does not implement torch.minimum")
-        return maximum(input, dim)
+        return maximum(input, dim) if largest else minimum(input, dim)
     if data.size == 0:
         raise RuntimeError(f"{name}(): Expected reduction dim to be specified for input.numel() "
                            "== 0. Specify the reduction dim with the 'dim' argument.")
@@ -301,31 +299,6 @@ def amin(input: Tensor, dim: Dims = (), keepdim: bool = False) -> Tensor:
     See <https://docs.pytorch.org/docs/2.13/generated/torch.amin.html>
     """
     return _extreme_values("amin", np.min, AminBackward0, input, dim, keepdim)
-
-
-class LinalgVectorNormBackward0(Node):
-    __slots__ = ("axes", "keepdim")
-    saved_names = ("self", "result")
-
-    def backward(self, grad):
-        x, norm = self.saved_arrays()
-        if self.axes is not None and not self.keepdim:
-            grad, norm = formula.expand_dims(grad, self.axes), formula.expand_dims(norm, self.axes)
-        return x * formula.where(norm == 0, 0, grad / norm)
-
-
-def norm(input: Tensor, p: float = 2, dim: Dims = None, keepdim: bool = False) -> Tensor:
-    """The Euclidean (``p=2``) norm, over everything or along ``dim``."""
-    if p != 2 and p != "fro":
-        raise NotImplementedError("minitorch_hooks implements only the 2-norm")
-    data = input._data
-    if data.dtype.kind != "f":
-        raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor "
-                           f"as input. Got {input.dtype.scalar_name}")
-    axes = _axes(dim, data.ndim)
-    result = np.sqrt((data * data).sum(axis=axes, keepdims=keepdim)).astype(data.dtype)
-    return record(result, LinalgVectorNormBackward0, (input,), saved=(input,),
-                  save_output=True, axes=axes, keepdim=keepdim)
 
 
 def _logical_reduction(reduce: Any, input: Tensor, dim: Dims, keepdim: bool) -> Tensor:

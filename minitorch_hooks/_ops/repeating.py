@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from .._tensor import Tensor, _shape_from, _wrap_dim
+from .._tensor import Tensor, _shape_from, _wrap_dim, wrap
 from ..autograd import _formula as formula
 from ..autograd.graph import Node
 from ._record import record, shown_dim
@@ -98,3 +98,43 @@ def roll(input: Tensor, shifts: Any, dims: Any = None) -> Tensor:
     axes = tuple(_wrap_dim(d, data.ndim) for d in given) if given else None
     return record(np.ascontiguousarray(_rolled(data, shifts, axes)), RollBackward0, (input,),
                   shifts=shifts, dims=given, axes=axes)
+
+
+def repeat_interleave(input: Any, repeats: Any = None, dim: int | None = None, *,
+                      output_size: int | None = None) -> Tensor:
+    """Each element (each slice along ``dim``; of the flattened tensor without ``dim``)
+    repeated ``repeats`` times in place, ``[1, 2] -> [1, 1, 2, 2]``; ``repeats`` may be a
+    tensor of counts, one per slice. With a number, PyTorch records the steps it takes
+    (an expanded new dimension, copied and merged: ``ViewBackward0`` over ``CloneBackward0``
+    over ``ExpandBackward0``); with counts, it selects (``IndexSelectBackward0``).
+    ``torch.repeat_interleave(counts)`` alone gives the positions ``[0, 0, 1, ...]``.
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.repeat_interleave.html>
+    """
+    from .conversion import contiguous
+    from .gather_scatter import index_select
+    from .shape import expand, flatten, unsqueeze
+
+    if repeats is None:  # the positions, each repeated by its count
+        counts = input._data
+        return wrap(np.repeat(np.arange(counts.size), counts))
+    source = input if dim is not None else flatten(input)
+    axis = _wrap_dim(0 if dim is None else dim, input.dim())
+    if isinstance(repeats, Tensor):
+        counts = repeats._data.reshape(-1)
+        size = source.shape[axis] if source.dim() else 1
+        if counts.size == 1:  # one count for every slice
+            counts = np.full(size, counts[0])
+        if counts.size != size:
+            raise RuntimeError("repeats must have the same size as input along dim, but got "
+                               f"repeats.size(0) = {counts.size} and input.size({axis}) = "
+                               f"{size}")
+        if (counts < 0).any():
+            raise RuntimeError("repeats can not be negative")
+        positions = np.repeat(np.arange(size), counts)
+        return index_select(source, axis, wrap(positions.astype(np.int64)))
+    if repeats < 0:
+        raise RuntimeError("Repeats must be non-negative")
+    shape = list(source.shape) or [1]
+    grown = unsqueeze(source if source.dim() else flatten(source), axis + 1)
+    wide = expand(grown, *shape[:axis + 1], repeats, *shape[axis + 1:])
+    return flatten(contiguous(wide), axis, axis + 1)

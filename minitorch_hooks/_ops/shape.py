@@ -269,12 +269,33 @@ class SqueezeBackward4(SqueezeBackward3):
         return self.shown_dim
 
 
-def squeeze(input: Tensor, dim: int | None = None) -> Tensor:
-    """Drop dimensions of size 1 (only ``dim``, when given; a no-op if it is not size 1)."""
+class SqueezeBackward2(SqueezeBackward0):
+    """``squeeze(dims)``, a tuple of dimensions; PyTorch's node shows them as given."""
+
+    __slots__ = ("dim",)
+    saved_attributes = ("dim", "self_sym_sizes")
+
+    @property
+    def self_sym_sizes(self) -> tuple[int, ...]:
+        return self.shape
+
+
+def squeeze(input: Tensor, dim: int | Sequence[int] | None = None) -> Tensor:
+    """Drop dimensions of size 1 (only those among ``dim``, an int or a tuple, when given;
+    the others stay)."""
     data = input._data
     if dim is None:
         return _as_view(record(np.squeeze(data), SqueezeBackward0, (input,), shape=data.shape),
                         input)
+    if isinstance(dim, (tuple, list)):
+        axes = [_wrap_dim(d, data.ndim) for d in dim]
+        for axis in axes:
+            if axes.count(axis) > 1:
+                raise RuntimeError(f"dim {axis} appears multiple times in the list of dims")
+        ones = tuple(a for a in axes if data.ndim and data.shape[a] == 1)
+        return _as_view(record(np.squeeze(data, ones) if ones else data.view(), SqueezeBackward2,
+                               (input,), shape=data.shape,
+                               dim=tuple(shown_dim(d) for d in dim)), input)
     return _squeeze(input, dim, SqueezeBackward1)
 
 

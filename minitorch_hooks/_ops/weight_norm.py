@@ -23,7 +23,7 @@ from .._tensor import Tensor, wrap
 from ..autograd import _formula as formula
 from ..autograd.graph import Node
 from ._record import record
-from .reduction import LinalgVectorNormBackward0
+from .norms import LinalgVectorNormBackward0
 
 
 class NormBackward0(LinalgVectorNormBackward0):
@@ -51,9 +51,9 @@ def _norm(input: Tensor, p: int, dim: int | None) -> Tensor:
     result = np.sqrt((data * data).sum(axis=axes)).astype(data.dtype)
     if dim is None:
         return record(result, NormBackward0, (input,), saved=(input,), save_output=True,
-                      axes=None, keepdim=False, p=p)
+                      axes=None, keepdim=False, p=p, ord=p)
     return record(result, NormBackward1, (input,), saved=(input,), save_output=True,
-                  axes=axes, keepdim=False, p=p, dim=(dim,))
+                  axes=axes, keepdim=False, p=p, ord=p, dim=(dim,))
 
 
 def norm_except_dim(v: Tensor, pow: int = 2, dim: int = 0) -> Tensor:  # noqa: A002 - PyTorch's name

@@ -97,13 +97,20 @@ def _elementwise(ufunc: np.ufunc) -> Callable[[Any], Any]:
 
 log = _elementwise(np.log)
 exp = _elementwise(np.exp)
-sign = _elementwise(np.sign)
 sin = _elementwise(np.sin)
 cos = _elementwise(np.cos)
 sinh = _elementwise(np.sinh)
 cosh = _elementwise(np.cosh)
 tanh = _elementwise(np.tanh)
 sqrt = _elementwise(np.sqrt)
+
+
+def sign(x: Any) -> Any:
+    """-1, 0 or 1; 0 for NaN too, as PyTorch's ``sign`` and ``sgn`` (NumPy's gives NaN), so
+    ``abs`` and the 1-norm send no NaN back from a NaN input."""
+    if type(x) is Tensor:
+        return x.sign()
+    return np.where(x != x, x.dtype.type(0), np.sign(x)) if x.dtype.kind == "f" else np.sign(x)
 
 
 def erf(x: Any) -> Any:
@@ -165,8 +172,12 @@ def expanded(data: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
     such a tensor (``inplace.check_no_internal_overlap``).
     """
     lead = len(shape) - data.ndim
-    strides = (0,) * lead + tuple(stride if size == new_size else 0 for size, new_size, stride
-                                  in zip(data.shape, shape[lead:], data.strides))
+    strides = [stride if size == new_size else 0 for size, new_size, stride
+               in zip(data.shape, shape[lead:], data.strides)]
+    for i in reversed(range(lead)):  # a new dimension of size 1 steps over the ones after it
+        after = shape[i + 1] * strides[0] if strides else 0
+        strides.insert(0, after if shape[i] == 1 else 0)
+    strides = tuple(strides)
     if data.flags.c_contiguous:  # the usual case, built straight on its memory: 4x faster
         return np.ndarray(shape, data.dtype, data, 0, strides)
     return np.lib.stride_tricks.as_strided(data, shape, strides)

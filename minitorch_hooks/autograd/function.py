@@ -44,7 +44,7 @@ class FunctionCtx:
         self.materialize_grads = value
 
 
-class BackwardCFunction(Node, FunctionCtx):
+class BackwardCFunction(Node, FunctionCtx, written_in_cpp=False):
     """The node of a custom Function, and its ``ctx``; subclassed per Function as
     ``<Name>Backward``, whose ``_forward_cls`` is the Function.
 
@@ -199,8 +199,8 @@ class Function:
         node_type = Function._backward_node_types.get(cls)
         if node_type is None:
             node_type = type(f"{cls.__name__}Backward", (BackwardCFunction,),
-                             {"_forward_cls": cls})
-            node_type.__module__ = "torch.autograd.function"
+                             {"_forward_cls": cls, "__module__": "torch.autograd.function"},
+                             written_in_cpp=False)
             Function._backward_node_types[cls] = node_type
         return node_type
 

@@ -114,13 +114,21 @@ class Node:
         return f"<{type(self).__name__} object at {hex(id(self))}>"
 
     # -- saved tensors ------------------------------------------------------------------
-    def __init_subclass__(cls, **kwargs: Any) -> None:
+    def __init_subclass__(cls, written_in_cpp: bool = True, **kwargs: Any) -> None:
         """Give each node class PyTorch's attributes for what it saves: ``_saved_self`` is
         what it saved as ``self`` (a tensor, or None if it saved nothing there),
         ``_raw_saved_self`` the SavedTensor itself, whose ``register_hooks`` packs it.
         (Properties made here, not a ``__getattr__``: that would slow every attribute
-        read on every node, which the engine does constantly.)"""
+        read on every node, which the engine does constantly.)
+
+        PyTorch's nodes are C++ types made without a module, so Python files them under
+        ``builtins``: ``type(y.grad_fn)`` prints ``<class 'MulBackward0'>``. Ours say the
+        same; only the node of a custom Function (``written_in_cpp=False``) is a class of
+        ``torch.autograd.function``, in PyTorch too."""
         super().__init_subclass__(**kwargs)
+        cls._source_module = cls.__module__  # where its code is, to read it
+        if written_in_cpp:
+            cls.__module__ = "builtins"
         for name in cls.__dict__.get("saved_names", ()):
             setattr(cls, "_saved_" + name, property(
                 lambda node, name=name: node._saved_named(name, raw=False)))

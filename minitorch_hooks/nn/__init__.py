@@ -3,6 +3,7 @@
 from .. import _missing
 from . import functional, init, modules, parallel, utils
 from .modules import (
+    ELU,
     GELU,
     GRU,
     LSTM,
@@ -87,8 +88,10 @@ from .modules import (
     SmoothL1Loss,
     Softmax,
     Softmin,
+    Softplus,
     SyncBatchNorm,
     Tanh,
+    Threshold,
     Transformer,
     TransformerDecoder,
     TransformerDecoderLayer,
@@ -114,6 +117,7 @@ __all__ = ["AdaptiveAvgPool2d", "AvgPool2d", "BatchNorm1d", "BatchNorm2d", "Buff
            "UninitializedBuffer", "UninitializedParameter", "Upsample", "functional", "init",
            "modules", "parallel", "utils", "GRU", "LSTM", "RNN", "GRUCell", "LSTMCell", "RNNBase",
            "RNNCell", "RNNCellBase", "Conv3d", "ConvTranspose1d", "ConvTranspose2d",
+           "ELU", "Softplus", "Threshold",
            "Hardswish", "Hardtanh", "PixelShuffle", "PixelUnshuffle", "PReLU", "ReLU6",
            "Dropout1d", "Dropout2d", "Dropout3d",
            "CircularPad1d", "CircularPad2d", "CircularPad3d", "ConstantPad1d", "ConstantPad2d",

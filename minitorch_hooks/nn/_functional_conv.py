@@ -17,6 +17,7 @@ from .. import _dtype
 from .._ops import conv as _conv
 from .._ops import padding as _padding
 from .._ops import pooling as _pooling
+from .._ops import resampling as _resampling
 from .._ops.reduction import mean
 from .._ops.shape import squeeze, unsqueeze
 from .._tensor import Tensor
@@ -432,7 +433,7 @@ def check_adaptive_input(input: Tensor, function: str, nd: int, first: int) -> N
 
 
 def _adaptive_avg_pool(input: Tensor, output_size: Any, nd: int) -> Tensor:
-    """``adaptive_avg_pool2d`` or ``3d``: one averaging matrix per spatial axis."""
+    """``adaptive_avg_pool2d`` or ``3d``: one averaging map per spatial axis."""
     function = f"adaptive_avg_pool{nd}d"
     output_size = adaptive_output_size(input, output_size)
     out = [output_size] * nd if isinstance(output_size, int) else list(output_size)
@@ -449,11 +450,11 @@ def _adaptive_avg_pool(input: Tensor, output_size: Any, nd: int) -> Tensor:
         kernel = function if nd == 2 else f"{function}_cpu"
         raise NotImplementedError(f'"{kernel}" not implemented for '
                                   f"'{input.dtype.scalar_name}'")
-    matrices = [_pooling.adaptive_average_matrix(size, o)
-                for size, o in zip(input.shape[-nd:], out)]
-    node = (_pooling.AdaptiveAvgPool2DBackward0 if nd == 2 else
-            _pooling.AdaptiveAvgPool3DBackward0)
-    return _pooling.separable(input, matrices, node)
+    maps = tuple(_resampling.adaptive_average_map(size, o)
+                 for size, o in zip(input.shape[-nd:], out))
+    node = (_resampling.AdaptiveAvgPool2DBackward0 if nd == 2 else
+            _resampling.AdaptiveAvgPool3DBackward0)
+    return _resampling.resample(input, maps, node)
 
 
 def adaptive_avg_pool2d(input: Tensor, output_size: Any) -> Tensor:
@@ -537,12 +538,12 @@ def interpolate(input: Tensor, size: Any = None, scale_factor: Any = None,
     attributes = {"output_size": tuple(out), "scales_h": scales[0], "scales_w": scales[1],
                   "self_sym_sizes": tuple(input.shape)}
     if mode == "nearest":
-        rows, cols = (_pooling.nearest_matrix(length, o, s)
+        rows, cols = (_resampling.nearest_map(length, o, s)
                       for length, o, s in zip(spatial, out, scales))
-        return _pooling.separable(input, (rows, cols), _pooling.UpsampleNearest2DBackward0,
-                                  **attributes)
+        return _resampling.resample(input, (rows, cols),
+                                    _resampling.UpsampleNearest2DBackward0, **attributes)
     align = bool(align_corners)
-    rows, cols = (_pooling.bilinear_matrix(length, o, align, s)
+    rows, cols = (_resampling.bilinear_map(length, o, align, s)
                   for length, o, s in zip(spatial, out, scales))
-    return _pooling.separable(input, (rows, cols), _pooling.UpsampleBilinear2DBackward0,
-                              align_corners=align, **attributes)
+    return _resampling.resample(input, (rows, cols), _resampling.UpsampleBilinear2DBackward0,
+                                align_corners=align, **attributes)

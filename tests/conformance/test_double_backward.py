@@ -398,10 +398,49 @@ OPS: list[tuple[str, Op, tuple[np.ndarray, ...]]] = [
     ("max_unpool3d", lambda torch, x: torch.nn.functional.max_unpool3d(
         *torch.nn.functional.max_pool3d(x, 2, return_indices=True), 2) ** 3,
      (signed((1, 1, 2, 4, 4)),)),
+    ("clamp_min", lambda torch, x: x.clamp_min(-0.2) ** 3, (signed(S34),)),
+    ("clamp_max tensor", lambda torch, x, m: torch.clamp_max(x * x, m * m) * x,
+     (signed(S34), signed((4,), 1))),
+    ("clamp_max", lambda torch, x: torch.clamp_max(x, 0.3) ** 3, (signed(S34),)),
+    ("clamp_min tensor", lambda torch, x, m: (x * x).clamp_min(m) * x,
+     (signed(S34), signed((4,), 1))),
+    ("minimum", lambda torch, x, y: torch.minimum(x * x, y) * y, (signed(S34), signed(S34, 1))),
+    ("threshold", lambda torch, x: torch.nn.functional.threshold(x, 0.1, 2.0) ** 3,
+     (signed(S34),)),
+    ("threshold_", lambda torch, x: torch.nn.functional.threshold(x * x, 0.3, -1.0, True) * x,
+     (signed(S34),)),
+    ("elu", lambda torch, x: torch.nn.functional.elu(x, 0.5) ** 2, (signed(S34),)),
+    ("elu_", lambda torch, x: torch.nn.functional.elu_(x * 2) * x, (signed(S34),)),
+    ("softplus", lambda torch, x: torch.nn.functional.softplus(x, 2, 1) * x, (signed(S34),)),
+    ("lerp", lambda torch, x, y: torch.lerp(x * x, y, 0.3) ** 2, (signed(S34), signed(S34, 1))),
+    ("lerp tensor weight", lambda torch, x, y, w: torch.lerp(x, y * x, w * w),
+     (signed(S34), signed(S34, 1), positive((4,), 2))),
+    ("addcmul", lambda torch, x, a, b: torch.addcmul(x, a * a, b, value=0.5) ** 2,
+     (signed(S3), signed(S3, 1), signed(S3, 2))),
+    ("addcdiv", lambda torch, x, a, b: torch.addcdiv(x * x, a, b, value=-2) * a,
+     (signed(S3), signed(S3, 1), positive(S3, 2))),
+    ("cdist", lambda torch, a, b: torch.cdist(a * a, b, p=3.0) ** 2,
+     (signed(S34), signed((2, 4), 1))),
+    ("cdist by product", lambda torch, a, b: torch.cdist(
+        a, b * b, compute_mode="use_mm_for_euclid_dist") ** 2, (signed(S34), signed((2, 4), 1))),
+    ("div floor", lambda torch, x: torch.div(x * x, 0.3, rounding_mode="floor") * x,
+     (signed(S34),)),
+    ("index_add", lambda torch, x, s: (x * x).index_add(1, torch.tensor([0, 2, 0]), s * s,
+                                                        alpha=2) * x,
+     (signed(S34), signed((3, 3), 1))),
+    ("median", lambda torch, x: x.median() * x, (signed(S34),)),
+    ("median dim", lambda torch, x: x.median(1).values ** 3, (signed(S34),)),
+    ("nanmedian", lambda torch, x: (x * x).nanmedian() * x, (signed(S34),)),
+    ("nanmedian dim", lambda torch, x: x.nanmedian(0, keepdim=True).values * x, (signed(S34),)),
+    ("squeeze dims", lambda torch, x: (x * x).reshape(1, 3, 1, 4).squeeze((0, 2)) * x,
+     (signed(S34),)),
 ]
 
 # Node classes the table need not reach, and why.
 NOT_IN_TABLE = {
+    "NoDerivative": "the base class of the nodes whose derivative PyTorch does not implement",
+    "Unique2Backward0": "unique: PyTorch's node has no derivative, it raises by design",
+    "UniqueDimBackward0": "unique(dim): PyTorch's node has no derivative, it raises by design",
     "AccumulateGrad": "a leaf's node: it has no formula, it adds into .grad",
     "BackwardCFunction": "custom Functions: their backward is the user's (test_create_graph)",
     "Error": "once_differentiable's node raises by design (test_create_graph)",
@@ -444,7 +483,10 @@ def _all_node_classes() -> set[type]:
     while stack:
         cls = stack.pop()
         for sub in cls.__subclasses__():
-            if sub.__module__.startswith("minitorch_hooks") and not sub.__name__.startswith("_"):
+            # (A node class says it is in ``builtins``, as PyTorch's do; its code is in
+            # ``_source_module``.)
+            if sub._source_module.startswith("minitorch_hooks") and not \
+                    sub.__name__.startswith("_"):
                 found.add(sub)
             stack.append(sub)
     return found

@@ -50,6 +50,27 @@ ONE_INPUT = [
     pytest.param(lambda torch, x: x.reshape(2, 4).min(0).values, id="min(dim)"),
     pytest.param(lambda torch, x: torch.nn.functional.max_pool2d(x.reshape(1, 2, 4), 2),
                  id="max_pool2d"),
+    pytest.param(lambda torch, x: torch.nn.functional.threshold(x, 0.25, -1.0),
+                 id="threshold"),
+    pytest.param(lambda torch, x: torch.nn.Threshold(0.5, 2.0)(x), id="nn.Threshold"),
+    pytest.param(lambda torch, x: torch.nn.functional.hardtanh(x, -0.5, 1.0), id="hardtanh"),
+    pytest.param(lambda torch, x: torch.nn.functional.hardtanh(x), id="hardtanh default"),
+    pytest.param(lambda torch, x: torch.nn.functional.relu6(x * 3), id="relu6"),
+    pytest.param(lambda torch, x: torch.nn.ReLU6()(x * 3), id="nn.ReLU6"),
+    pytest.param(lambda torch, x: torch.nn.functional.elu(x), id="elu"),
+    pytest.param(lambda torch, x: torch.nn.functional.elu(x, alpha=0.5), id="elu(alpha=0.5)"),
+    pytest.param(lambda torch, x: torch.minimum(x, torch.full_like(x, 0.25)), id="minimum"),
+    pytest.param(lambda torch, x: x.amax(), id="amax()"),
+    pytest.param(lambda torch, x: x.reshape(2, 4).amax(1), id="amax(1)"),
+    pytest.param(lambda torch, x: x.amin(), id="amin()"),
+    pytest.param(lambda torch, x: x[:7].amin(), id="amin() without nan"),
+    pytest.param(lambda torch, x: x.reshape(2, 4).amin(0), id="amin(0)"),
+    pytest.param(lambda torch, x: torch.nn.functional.adaptive_max_pool1d(
+        x.reshape(1, 1, 8), 3), id="adaptive_max_pool1d"),
+    pytest.param(lambda torch, x: torch.nn.functional.adaptive_max_pool2d(
+        x.reshape(1, 2, 4), (1, 2)), id="adaptive_max_pool2d"),
+    pytest.param(lambda torch, x: torch.nn.AdaptiveMaxPool2d(1)(x.reshape(2, 2, 2)),
+                 id="nn.AdaptiveMaxPool2d"),
 ]
 
 
@@ -74,6 +95,8 @@ TWO_INPUTS = [
     pytest.param(lambda torch, x, y: torch.maximum(x, y), id="maximum"),
     pytest.param(lambda torch, x, y: x.max(y), id="x.max(y)"),
     pytest.param(lambda torch, x, y: torch.where(x > y, x, y), id="where"),
+    pytest.param(lambda torch, x, y: torch.minimum(x, y), id="minimum"),
+    pytest.param(lambda torch, x, y: x.min(y), id="x.min(y)"),
 ]
 
 

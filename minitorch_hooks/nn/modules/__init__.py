@@ -3,6 +3,7 @@
 # ``_functions`` holds the identity Function that module full backward hooks are built on.
 from . import _functions, lazy
 from .activation import (
+                          ELU,
                           GELU,
                           Hardswish,
                           Hardtanh,
@@ -15,7 +16,9 @@ from .activation import (
                           SiLU,
                           Softmax,
                           Softmin,
+                          Softplus,
                           Tanh,
+                          Threshold,
 )
 from .attention import MultiheadAttention
 from .batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d, SyncBatchNorm
@@ -26,14 +29,14 @@ from .flatten import Flatten
 from .instancenorm import InstanceNorm1d, InstanceNorm2d, InstanceNorm3d
 from .linear import Identity, LazyLinear, Linear
 from .loss import (
-    BCELoss,
-    CrossEntropyLoss,
-    HuberLoss,
-    KLDivLoss,
-    L1Loss,
-    MSELoss,
-    NLLLoss,
-    SmoothL1Loss,
+                          BCELoss,
+                          CrossEntropyLoss,
+                          HuberLoss,
+                          KLDivLoss,
+                          L1Loss,
+                          MSELoss,
+                          NLLLoss,
+                          SmoothL1Loss,
 )
 from .module import Module
 from .normalization import GroupNorm, LayerNorm
@@ -92,6 +95,7 @@ __all__ = ["Conv3d", "ConvTranspose1d", "ConvTranspose2d", "GRU", "LSTM", "RNN",
            "ReLU", "Sequential",
            "SiLU", "Sigmoid", "Softmax", "Softmin", "Tanh", "Transformer", "TransformerDecoder",
            "TransformerDecoderLayer", "TransformerEncoder", "TransformerEncoderLayer", "Upsample",
+           "ELU", "Softplus", "Threshold",
            "Hardswish", "Hardtanh", "PixelShuffle", "PixelUnshuffle", "PReLU", "ReLU6",
            "Dropout1d", "Dropout2d", "Dropout3d",
            "CircularPad1d", "CircularPad2d", "CircularPad3d", "ConstantPad1d", "ConstantPad2d",
