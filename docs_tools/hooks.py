@@ -11,6 +11,10 @@ When the Python runtime is at hand (``docs_tools/run_in_browser.py``), ``on_post
 gives each page of ``docs/`` Run buttons on its examples and each exercise page an editor
 with Check, and ``on_post_build`` writes the runtime and the wheels into the site.
 
+``on_pre_build`` and ``on_pre_page`` let ``docs_tools/build_cache.py`` remember each
+page's HTML and search entries from one build to the next, so that a build in which
+nothing changed (a second ``mkdocs serve``) takes seconds.
+
 ``on_page_content`` drops the Sphinx roles that some docstrings use (``:func:`x```):
 Markdown shows the code span and would print the role as text.
 """
@@ -35,9 +39,8 @@ from mkdocs.plugins import event_priority  # noqa: E402
 from mkdocs.structure.files import File, Files  # noqa: E402
 from mkdocs.utils import get_relative_url  # noqa: E402
 
-from docs_tools import run_in_browser  # noqa: E402
+from docs_tools import build_cache, pictures, run_in_browser  # noqa: E402
 from docs_tools.exercises import FOLDER, SECTION, exercise_nav, exercise_pages  # noqa: E402
-from docs_tools.pictures import draw_all  # noqa: E402
 from docs_tools.translations import STRINGS  # noqa: E402
 from minitorch_hooks.tutorials import EXERCISES  # noqa: E402
 
@@ -111,7 +114,25 @@ def on_files(files: Files, config: Any) -> Files:
 
 @functools.cache
 def _pictures() -> dict[str, str]:
-    return draw_all()  # drawn once, for all four languages
+    return pictures.draw_all()  # drawn once, for all four languages
+
+
+def on_pre_build(config: Any) -> None:
+    """Each page's search entries through the cache; and, before the first language of
+    a build, the inputs read anew (``mkdocs serve`` rebuilds in the same process)."""
+    if not config.plugins["i18n"].building:
+        build_cache.forget_digests()
+        pictures.forget_digests()
+    index = config.plugins["material/search"].search_index
+    index.add_entry_from_context = functools.partial(build_cache.search_entries, index)
+
+
+def on_pre_page(page: Any, config: Any, files: Files) -> Any:
+    """The page rendered through the cache (``Page.render``'s result, read back when
+    nothing it reads changed)."""
+    page.render = functools.partial(build_cache.render, page,
+                                    locale=_current_locale(config))
+    return page
 
 
 def on_page_markdown(markdown: str, page: Any, config: Any, **kwargs: Any) -> str:
