@@ -26,6 +26,9 @@ CSS the build writes). They are recorded with the HTML and replayed on a read, s
 site is the same byte for byte. A render that logged a warning is not kept, so that its
 warning comes again (and fails ``--strict``) on the next build.
 
+The theme's templates are compiled once too, by Jinja's own bytecode cache, which
+compiles a template again when its source or Jinja's or Python's version changes.
+
 Delete the folder to render everything anew.
 """
 
@@ -43,6 +46,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import jinja2
 from mkdocs.structure.toc import get_toc
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -203,6 +207,13 @@ def render(page: Any, config: Any, files: Any, locale: str) -> None:
               "handler": handlers.get_handler}
     for name, args, kwargs in rendered["calls"]:
         replay[name](*args, **kwargs)
+
+
+def compiled_templates() -> jinja2.BytecodeCache:
+    """Jinja's own cache of compiled templates, for the theme's: it compiles a template
+    again when its source changes, or Jinja's or Python's version."""
+    (CACHE / "templates").mkdir(parents=True, exist_ok=True)
+    return jinja2.FileSystemBytecodeCache(str(CACHE / "templates"))
 
 
 def search_entries(index: Any, page: Any) -> None:

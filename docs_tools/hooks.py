@@ -11,9 +11,10 @@ When the Python runtime is at hand (``docs_tools/run_in_browser.py``), ``on_post
 gives each page of ``docs/`` Run buttons on its examples and each exercise page an editor
 with Check, and ``on_post_build`` writes the runtime and the wheels into the site.
 
-``on_pre_build`` and ``on_pre_page`` let ``docs_tools/build_cache.py`` remember each
-page's HTML and search entries from one build to the next, so that a build in which
-nothing changed (a second ``mkdocs serve``) takes seconds.
+``on_pre_build``, ``on_pre_page`` and ``on_env`` let ``docs_tools/build_cache.py``
+remember each page's HTML, its search entries and the compiled templates from one build to
+the next, so that a build in which nothing changed (a second ``mkdocs serve``) takes
+seconds.
 
 ``on_page_content`` drops the Sphinx roles that some docstrings use (``:func:`x```):
 Markdown shows the code span and would print the role as text.
@@ -127,6 +128,12 @@ def on_pre_build(config: Any) -> None:
     index.add_entry_from_context = functools.partial(build_cache.search_entries, index)
 
 
+def on_env(env: Any, config: Any, files: Files) -> Any:
+    """The theme's templates compiled once, not in each build of each language."""
+    env.bytecode_cache = build_cache.compiled_templates()
+    return env
+
+
 def on_pre_page(page: Any, config: Any, files: Files) -> Any:
     """The page rendered through the cache (``Page.render``'s result, read back when
     nothing it reads changed)."""
@@ -157,7 +164,8 @@ def on_post_page(output: str, page: Any, config: Any) -> str:
       itself in each language (a 404 for each). The switcher's links stay, and lead to the
       same page in the other language.
     """
-    output = _ALTERNATE_LINK.sub("", output)
+    head, body = output.split("</head>", 1)  # the tags are in the head: search only it
+    output = f"{_ALTERNATE_LINK.sub('', head)}</head>{body}"
     locale = _current_locale(config)
     output = _with_run_buttons(output, page, locale)
     if locale == DEFAULT_LOCALE:
