@@ -209,6 +209,21 @@ def render(page: Any, config: Any, files: Any, locale: str) -> None:
         replay[name](*args, **kwargs)
 
 
+def render_through_cache(page: Any, locale: str) -> Any:
+    """The page, whose ``render(config, files)`` is now :func:`render` (for
+    ``on_pre_page``: mkdocs renders the page next)."""
+    page.render = functools.partial(render, page, locale=locale)
+    return page
+
+
+def index_through_cache(config: Any) -> None:
+    """Material's search index, whose ``add_entry_from_context(page)`` is now
+    :func:`search_entries` (for ``on_pre_build``: the search plugin makes a new index in
+    each build's ``on_config``)."""
+    index = config.plugins["material/search"].search_index
+    index.add_entry_from_context = functools.partial(search_entries, index)
+
+
 def compiled_templates() -> jinja2.BytecodeCache:
     """Jinja's own cache of compiled templates, for the theme's: it compiles a template
     again when its source changes, or Jinja's or Python's version."""

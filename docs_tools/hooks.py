@@ -124,8 +124,7 @@ def on_pre_build(config: Any) -> None:
     if not config.plugins["i18n"].building:
         build_cache.forget_digests()
         pictures.forget_digests()
-    index = config.plugins["material/search"].search_index
-    index.add_entry_from_context = functools.partial(build_cache.search_entries, index)
+    build_cache.index_through_cache(config)
 
 
 def on_env(env: Any, config: Any, files: Files) -> Any:
@@ -137,9 +136,7 @@ def on_env(env: Any, config: Any, files: Files) -> Any:
 def on_pre_page(page: Any, config: Any, files: Files) -> Any:
     """The page rendered through the cache (``Page.render``'s result, read back when
     nothing it reads changed)."""
-    page.render = functools.partial(build_cache.render, page,
-                                    locale=_current_locale(config))
-    return page
+    return build_cache.render_through_cache(page, _current_locale(config))
 
 
 def on_page_markdown(markdown: str, page: Any, config: Any, **kwargs: Any) -> str:
