@@ -40,6 +40,7 @@ import hashlib
 import importlib.metadata
 import json
 import logging
+import os
 import platform
 import re
 from collections.abc import Callable, Iterator
@@ -109,8 +110,12 @@ def _recalled(kind: str, name: str, key: str, compute: Callable[[], Any | None])
     if value is not None:
         cached.parent.mkdir(parents=True, exist_ok=True)
         for older in cached.parent.glob(f"{stem}-{'?' * 20}.json"):
-            older.unlink()
-        cached.write_text(json.dumps(value, ensure_ascii=False), encoding="utf-8")
+            older.unlink(missing_ok=True)
+        # Written whole, then renamed: a build running beside this one (a test's, a
+        # serve's) reads the old entry, none, or the new one, never half of it.
+        partial = cached.with_suffix(f".{os.getpid()}.tmp")
+        partial.write_text(json.dumps(value, ensure_ascii=False), encoding="utf-8")
+        partial.replace(cached)
     return None
 
 
