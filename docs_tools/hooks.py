@@ -11,6 +11,11 @@ When the Python runtime is at hand (``docs_tools/run_in_browser.py``), ``on_post
 gives each page of ``docs/`` Run buttons on its examples and each exercise page an editor
 with Check, and ``on_post_build`` writes the runtime and the wheels into the site.
 
+``on_pre_build``, ``on_pre_page`` and ``on_env`` let ``docs_tools/build_cache.py``
+remember each page's HTML, its search entries and the compiled templates from one build to
+the next, so that a build in which nothing changed (a second ``mkdocs serve``) takes
+seconds.
+
 ``on_page_content`` drops the Sphinx roles that some docstrings use (``:func:`x```):
 Markdown shows the code span and would print the role as text.
 """
@@ -35,9 +40,8 @@ from mkdocs.plugins import event_priority  # noqa: E402
 from mkdocs.structure.files import File, Files  # noqa: E402
 from mkdocs.utils import get_relative_url  # noqa: E402
 
-from docs_tools import run_in_browser  # noqa: E402
+from docs_tools import build_cache, pictures, run_in_browser  # noqa: E402
 from docs_tools.exercises import FOLDER, SECTION, exercise_nav, exercise_pages  # noqa: E402
-from docs_tools.pictures import draw_all  # noqa: E402
 from docs_tools.translations import STRINGS  # noqa: E402
 from minitorch_hooks.tutorials import EXERCISES  # noqa: E402
 
@@ -111,7 +115,28 @@ def on_files(files: Files, config: Any) -> Files:
 
 @functools.cache
 def _pictures() -> dict[str, str]:
-    return draw_all()  # drawn once, for all four languages
+    return pictures.draw_all()  # drawn once, for all four languages
+
+
+def on_pre_build(config: Any) -> None:
+    """Each page's search entries through the cache; and, before the first language of
+    a build, the inputs read anew (``mkdocs serve`` rebuilds in the same process)."""
+    if not config.plugins["i18n"].building:
+        build_cache.forget_digests()
+        pictures.forget_digests()
+    build_cache.index_through_cache(config)
+
+
+def on_env(env: Any, config: Any, files: Files) -> Any:
+    """The theme's templates compiled once, not in each build of each language."""
+    env.bytecode_cache = build_cache.compiled_templates()
+    return env
+
+
+def on_pre_page(page: Any, config: Any, files: Files) -> Any:
+    """The page rendered through the cache (``Page.render``'s result, read back when
+    nothing it reads changed)."""
+    return build_cache.render_through_cache(page, _current_locale(config))
 
 
 def on_page_markdown(markdown: str, page: Any, config: Any, **kwargs: Any) -> str:
@@ -136,7 +161,8 @@ def on_post_page(output: str, page: Any, config: Any) -> str:
       itself in each language (a 404 for each). The switcher's links stay, and lead to the
       same page in the other language.
     """
-    output = _ALTERNATE_LINK.sub("", output)
+    head, body = output.split("</head>", 1)  # the tags are in the head: search only it
+    output = f"{_ALTERNATE_LINK.sub('', head)}</head>{body}"
     locale = _current_locale(config)
     output = _with_run_buttons(output, page, locale)
     if locale == DEFAULT_LOCALE:

@@ -263,6 +263,11 @@ def _inputs_digest() -> str:
     return digest.hexdigest()
 
 
+def forget_digests() -> None:
+    """Read the inputs again on the next build (``mkdocs serve`` rebuilds in one process)."""
+    _inputs_digest.cache_clear()
+
+
 def page_pictures(page: str, draw: Callable[[], dict[str, str]]) -> dict[str, str]:
     """``draw()``, the pictures of ``page``, or what it gave when the page and every input
     were the same (read from :data:`CACHE`)."""
