@@ -101,8 +101,8 @@ def test_run_svg_and_mermaid_write_the_timeline_to_files(capsys, tmp_path):
     ("from torch.utils.tensorboard import SummaryWriter\n",
      "from torch.utils.tensorboard import SummaryWriter",
      "ModuleNotFoundError: torch.utils.tensorboard is not implemented by minitorch_hooks"),
-    ("torch.nn.functional.elu(torch.ones(1))\n", "torch.nn.functional.elu(torch.ones(1))",
-     "torch.nn.functional.elu is not implemented by minitorch_hooks"),
+    ("torch.nn.functional.selu(torch.ones(1))\n", "torch.nn.functional.selu(torch.ones(1))",
+     "torch.nn.functional.selu is not implemented by minitorch_hooks"),
     ("torch.kron(torch.ones(2), torch.ones(2))\n", "torch.kron(torch.ones(2), torch.ones(2))",
      "torch.kron is not implemented by minitorch_hooks"),
     ("torch.hook_trace()\n", "torch.hook_trace()",  # ours, not PyTorch's: not under torch.

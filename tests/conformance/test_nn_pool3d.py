@@ -225,9 +225,11 @@ UNPOOLS = {
         (1, 2, 4, 4), None),
     "3d": (lambda nn: (nn.MaxPool3d(2, return_indices=True), nn.MaxUnpool3d(2)),
            (2, 2, 4, 4, 6), None),
+    # The default output size is too small for this input's last axis, an error; one
+    # channel, as PyTorch's threads, each on its own channel, race to name the bad index.
     "3d, unbatched, stride and padding": (
         lambda nn: (nn.MaxPool3d(3, 2, 1, return_indices=True), nn.MaxUnpool3d(3, 2, 1)),
-        (2, 5, 5, 4), None),
+        (1, 5, 5, 4), None),
 }
 
 
