@@ -77,20 +77,21 @@ class RNNBase(Module):
         self._check_sizes(input_size, hidden_size, num_layers, proj_size, bias, batch_first)
         if mode not in _GATES:
             raise ValueError("Unrecognized RNN mode: " + mode)
-        if proj_size > 0:
-            raise NotImplementedError("LSTM(proj_size > 0) is not implemented in "
-                                      "minitorch_hooks")
         gate_size = _GATES[mode] * hidden_size
+        real_hidden_size = proj_size if proj_size > 0 else hidden_size
         self._flat_weights_names: list[str] = []
         self._all_weights: list[list[str]] = []
         for layer in range(num_layers):
             for direction in range(num_directions):
-                layer_input_size = input_size if layer == 0 else hidden_size * num_directions
+                layer_input_size = (input_size if layer == 0
+                                    else real_hidden_size * num_directions)
                 suffix = "_reverse" if direction == 1 else ""
                 shapes = [("weight_ih_l{}{}", (gate_size, layer_input_size)),
-                          ("weight_hh_l{}{}", (gate_size, hidden_size))]
+                          ("weight_hh_l{}{}", (gate_size, real_hidden_size))]
                 if bias:
                     shapes += [("bias_ih_l{}{}", (gate_size,)), ("bias_hh_l{}{}", (gate_size,))]
+                if proj_size > 0:
+                    shapes += [("weight_hr_l{}{}", (proj_size, hidden_size))]
                 names = []
                 for pattern, shape in shapes:
                     name = pattern.format(layer, suffix)
@@ -98,6 +99,9 @@ class RNNBase(Module):
                     names.append(name)
                 self._flat_weights_names.extend(names)
                 self._all_weights.append(names)
+        if proj_size > 0:  # after PyTorch's checks and its shapes (a float size fails there)
+            raise NotImplementedError("LSTM(proj_size > 0) is not implemented in "
+                                      "minitorch_hooks")
         self.reset_parameters()
 
     @staticmethod
