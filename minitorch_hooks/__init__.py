@@ -24,6 +24,7 @@ from . import (
     autograd,
     backends,
     cuda,
+    futures,
     jit,
     nn,
     optim,
