@@ -230,6 +230,7 @@ from .autograd import (
 from .cli.torch_alias import install_as_torch
 from .random import get_rng_state, initial_seed, manual_seed, seed, set_rng_state
 from .serialization import load, save
+from .storage import UntypedStorage
 from .tracing import hook_trace
 
 # ``torch.utils.data``, ``torch.utils.checkpoint`` and ``torch.utils._pytree`` work without

@@ -19,6 +19,7 @@ import numpy as np
 from . import _dtype
 from ._device import device
 from ._size import Size
+from .storage import UntypedStorage, storage_of
 from .utils.hooks import RemovableHandle, add_hook
 
 _NON_LEAF_GRAD_WARNING = (
@@ -184,6 +185,13 @@ class Tensor(TensorBase):
         See <https://docs.pytorch.org/docs/2.13/generated/torch.Tensor.data_ptr.html>
         """
         return self._data.__array_interface__["data"][0]
+
+    def untyped_storage(self) -> UntypedStorage:
+        """The memory this tensor views, shared with its base and its other views, as an
+        ``UntypedStorage`` of bytes (``storage.py``).
+        See <https://docs.pytorch.org/docs/2.13/generated/torch.Tensor.untyped_storage.html>
+        """
+        return storage_of(self._data)
 
     def element_size(self) -> int:
         """The size of one element in bytes (4 for float32)."""
