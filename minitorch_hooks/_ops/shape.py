@@ -85,6 +85,11 @@ def _view_of(data: np.ndarray, shape: tuple[int, ...]) -> np.ndarray | None:
 
 class ViewBackward0(Node):
     __slots__ = ("shape",)
+    saved_attributes = ("self_sym_sizes",)
+
+    @property
+    def self_sym_sizes(self) -> tuple[int, ...]:
+        return self.shape
 
     def backward(self, grad):
         return grad.reshape(self.shape)

@@ -123,13 +123,13 @@ class Node:
         super().__init_subclass__(**kwargs)
         for name in cls.__dict__.get("saved_names", ()):
             setattr(cls, "_saved_" + name, property(
-                lambda node, name=name: node._saved_named(name, raw=False)))
+                lambda node, name=name: node._read_saved(name, raw=False)))
             setattr(cls, "_raw_saved_" + name, property(
-                lambda node, name=name: node._saved_named(name, raw=True)))
+                lambda node, name=name: node._read_saved(name, raw=True)))
         for name in cls.__dict__.get("saved_attributes", ()):
             setattr(cls, "_saved_" + name, property(lambda node, name=name: getattr(node, name)))
 
-    def _saved_named(self, name: str, raw: bool) -> Any:
+    def _read_saved(self, name: str, raw: bool) -> Any:
         if self._saved is None:
             raise RuntimeError(_FREED)
         saved = self._saved[self.saved_names.index(name)]
