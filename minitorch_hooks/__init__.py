@@ -227,6 +227,11 @@ from .autograd import (
     no_grad,
     set_grad_enabled,
 )
+from .autograd.anomaly_mode import (
+    is_anomaly_check_nan_enabled,
+    is_anomaly_enabled,
+    set_anomaly_enabled,
+)
 from .cli.torch_alias import install_as_torch
 from .random import get_rng_state, initial_seed, manual_seed, seed, set_rng_state
 from .serialization import load, save
