@@ -1,4 +1,6 @@
-"""``torch.UntypedStorage``: the memory a tensor and its views share, as bytes.
+"""``torch.UntypedStorage``: the memory a tensor and its views share, as bytes; and the
+deprecated ``TypedStorage`` that ``Tensor.storage()`` still returns, the same memory read
+as elements of one dtype.
 
 In PyTorch a tensor is a view of a storage: a block of bytes with a size, a place and a
 device, shared by every view of it (``x``, ``x[1:]``, ``x.t()``, ``x.expand(...)``). Code
@@ -15,12 +17,13 @@ See <https://docs.pytorch.org/docs/2.13/storage.html>
 from __future__ import annotations
 
 import weakref
+from typing import Any
 
 import numpy as np
 
 from ._device import device
 
-__all__ = ["UntypedStorage"]
+__all__ = ["TypedStorage", "UntypedStorage"]
 
 
 class UntypedStorage:
@@ -71,6 +74,60 @@ class UntypedStorage:
         values = "\n".join(f" {value}" for value in self.tolist()) or " "
         return (f"{values}\n[torch.storage.UntypedStorage(device={self.device}) of size "
                 f"{self.nbytes()}]")
+
+    __str__ = __repr__
+
+
+class TypedStorage:
+    """A storage read as elements of ``dtype`` (``x.storage()``, deprecated since PyTorch
+    2.0 in favour of ``untyped_storage()``, but still in older hook code)."""
+
+    def __init__(self, untyped: UntypedStorage, dtype: Any) -> None:
+        self._untyped, self.dtype, self.device = untyped, dtype, untyped.device
+
+    def untyped(self) -> UntypedStorage:
+        """The bytes underneath: the tensor's ``untyped_storage()``."""
+        return self._untyped
+
+    def element_size(self) -> int:
+        return self.dtype.numpy_type.itemsize
+
+    def size(self) -> int:
+        """The number of elements of ``dtype`` in the whole block."""
+        return self._untyped.nbytes() // self.element_size()
+
+    def __len__(self) -> int:
+        return self.size()
+
+    def nbytes(self) -> int:
+        return self._untyped.nbytes()
+
+    def data_ptr(self) -> int:
+        return self._untyped.data_ptr()
+
+    def is_shared(self) -> bool:
+        """False: no memory is shared between processes here."""
+        return False
+
+    is_cuda = False
+
+    def type(self) -> str:
+        """The legacy storage type's name, ``torch.FloatStorage`` for float32."""
+        return self.dtype.legacy_name.replace("Tensor", "Storage")
+
+    def tolist(self) -> list:
+        """The elements, as Python numbers."""
+        return self._untyped._bytes().view(self.dtype.numpy_type).tolist()
+
+    def __getitem__(self, index: int) -> Any:
+        if not -self.size() <= index < self.size():
+            raise IndexError(f"index {index} out of range for storage of size {self.size()}")
+        return self.tolist()[index]
+
+    def __repr__(self) -> str:
+        values = "\n".join(f" {value}" for value in self.tolist()) or " "
+        return (f"{values}\n[torch.storage.TypedStorage(dtype={self.dtype}, "
+                f"device={self.device}) of size {self.size()}]")
 
     __str__ = __repr__
 

@@ -59,3 +59,19 @@ def test_the_default_pickle_protocol():
         return torch.serialization.DEFAULT_PROTOCOL
 
     assert_same_outcome(scenario)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "int32", "float64", "bool"])
+def test_the_deprecated_typed_storage(dtype):
+    """``x.storage()``: the same bytes read as ``x``'s dtype. Its deprecation warning is
+    given once per process, so whether a case sees it depends on the cases before: it is
+    not compared."""
+    def scenario(torch):
+        base = torch.arange(6).reshape(2, 3).to(getattr(torch, dtype))
+        storage = base[1:].storage()
+        return (storage.size(), len(storage), str(storage.dtype), storage.element_size(),
+                storage.nbytes(), storage.data_ptr() == base.data_ptr(), str(storage.device),
+                storage.tolist(), storage[1], storage.untyped() is base.untyped_storage(),
+                storage.is_shared(), storage.is_cuda, storage.type(), repr(storage))
+
+    assert_same_outcome(scenario, check_warnings=False)
