@@ -24,6 +24,7 @@ from . import (
     autograd,
     backends,
     cuda,
+    futures,
     jit,
     linalg,
     nn,
@@ -242,10 +243,16 @@ from .autograd import (
     no_grad,
     set_grad_enabled,
 )
+from .autograd.anomaly_mode import (
+    is_anomaly_check_nan_enabled,
+    is_anomaly_enabled,
+    set_anomaly_enabled,
+)
 from .cli.torch_alias import install_as_torch
 from .nn.functional import prelu  # (after ``nn``: torch.prelu is the same function)
 from .random import get_rng_state, initial_seed, manual_seed, seed, set_rng_state
 from .serialization import load, save
+from .storage import UntypedStorage
 from .tracing import hook_trace
 
 # ``torch.utils.data``, ``torch.utils.checkpoint`` and ``torch.utils._pytree`` work without

@@ -17,7 +17,8 @@ import numpy as np
 from . import _dtype
 from ._allocation import allocating, check_sizes
 from ._device import check_available
-from ._tensor import Tensor, _shape_from, _to_array_like, wrap
+from ._size_argument import NOT_GIVEN, size_argument
+from ._tensor import Tensor, _to_array_like, wrap
 from ._warnings import warn_once
 from .random import default_generator
 from .utils.hooks import type_name
@@ -230,11 +231,10 @@ def from_numpy(array: np.ndarray) -> Tensor:
     return wrap(np.lib.stride_tricks.as_strided(array, array.shape, array.strides))
 
 
-def _new_shape(size: Any, dtype: np.dtype, function: str) -> tuple[int, ...]:
+def _new_shape(shape: tuple[int, ...], dtype: np.dtype, function: str) -> tuple[int, ...]:
     """The shape of a new tensor of ``dtype`` made by ``function``, with PyTorch's checks
     and errors: a size must fit in an int64 (PyTorch's argument parser reads it as a C++
     ``long long``), be at least 0, and the whole must fit in memory's address range."""
-    shape = _shape_from(size)
     for position, length in enumerate(shape, 1):
         if not -_INT64_LIMIT <= length < _INT64_LIMIT:
             raise TypeError(f"{function}(): argument 'size' failed to unpack the object at "
@@ -251,7 +251,7 @@ _INT64_LIMIT = 2**63
 
 
 @allocating
-def _filled(function: str, value: Any, size: tuple, dtype: _dtype.dtype | None,
+def _filled(function: str, value: Any, size: tuple[int, ...], dtype: _dtype.dtype | None,
             requires_grad: bool, device: Any, default: np.dtype = _FLOAT32) -> Tensor:
     from ._ops.inplace import scalar_for  # the check fill_ makes; a cycle at import time
 
@@ -260,28 +260,31 @@ def _filled(function: str, value: Any, size: tuple, dtype: _dtype.dtype | None,
     return _finish(np.full(shape, scalar_for(value, target), dtype=target), requires_grad, device)
 
 
-def zeros(*size: Any, dtype: _dtype.dtype | None = None, device: Any = None,
-          requires_grad: bool = False) -> Tensor:
-    if builtins.any(-_INT64_LIMIT <= length < 0 for length in _shape_from(size)):  # its own
+def zeros(*args: Any, size: Any = NOT_GIVEN, dtype: _dtype.dtype | None = None,
+          device: Any = None, requires_grad: bool = False) -> Tensor:
+    shape = size_argument("zeros", args, size)
+    if builtins.any(-_INT64_LIMIT <= length < 0 for length in shape):  # its own message
         raise RuntimeError("zeros: Dimension size must be non-negative.")
-    return _filled("zeros", 0, size, dtype, requires_grad, device)
+    return _filled("zeros", 0, shape, dtype, requires_grad, device)
 
 
-def ones(*size: Any, dtype: _dtype.dtype | None = None, device: Any = None,
-         requires_grad: bool = False) -> Tensor:
-    return _filled("ones", 1, size, dtype, requires_grad, device)
+def ones(*args: Any, size: Any = NOT_GIVEN, dtype: _dtype.dtype | None = None,
+         device: Any = None, requires_grad: bool = False) -> Tensor:
+    return _filled("ones", 1, size_argument("ones", args, size), dtype, requires_grad, device)
 
 
-def empty(*size: Any, dtype: _dtype.dtype | None = None, device: Any = None,
-          requires_grad: bool = False) -> Tensor:
+def empty(*args: Any, size: Any = NOT_GIVEN, dtype: _dtype.dtype | None = None,
+          device: Any = None, requires_grad: bool = False) -> Tensor:
     """Uninitialised in PyTorch; zeros here, which is one possible content."""
-    return _filled("empty", 0, size, dtype, requires_grad, device)
+    return _filled("empty", 0, size_argument("empty", args, size), dtype, requires_grad,
+                   device)
 
 
 def full(size: Any, fill_value: Any, *, dtype: _dtype.dtype | None = None, device: Any = None,
          requires_grad: bool = False) -> Tensor:
     default = _inferred_dtype(np.array(fill_value))
-    return _filled("full", fill_value, size, dtype, requires_grad, device, default)
+    shape = size_argument("full", (size,), varargs=False)
+    return _filled("full", fill_value, shape, dtype, requires_grad, device, default)
 
 
 @allocating
@@ -331,13 +334,15 @@ def new_tensor(self: Tensor, data: Any, *, dtype: _dtype.dtype | None = None,
 def new_full(self: Tensor, size: Any, fill_value: Any, *, dtype: _dtype.dtype | None = None,
              device: Any = None, requires_grad: bool = False) -> Tensor:
     """``torch.full(size, fill_value)`` in ``self``'s dtype unless ``dtype`` is given."""
-    return _filled("new_full", fill_value, size, dtype or self.dtype, requires_grad, device)
+    shape = size_argument("new_full", (size,), varargs=False)
+    return _filled("new_full", fill_value, shape, dtype or self.dtype, requires_grad, device)
 
 
 def _new_filled(name: str, value: int):
-    def new(self: Tensor, *size: Any, dtype: _dtype.dtype | None = None, device: Any = None,
-            requires_grad: bool = False) -> Tensor:
-        return _filled(name, value, size, dtype or self.dtype, requires_grad, device)
+    def new(self: Tensor, *args: Any, size: Any = NOT_GIVEN, dtype: _dtype.dtype | None = None,
+            device: Any = None, requires_grad: bool = False) -> Tensor:
+        shape = size_argument(name, args, size)
+        return _filled(name, value, shape, dtype or self.dtype, requires_grad, device)
 
     new.__name__ = name
     new.__doc__ = (f"A tensor of {value}s of the given size, in ``self``'s dtype unless "
@@ -402,23 +407,27 @@ def _random(data: np.ndarray, requires_grad: bool, generator: Any, fill: str,
 
 
 @allocating
-def _new_random_array(function: str, size: tuple, dtype: _dtype.dtype | None) -> np.ndarray:
+def _new_random_array(function: str, args: tuple, size: Any,
+                      dtype: _dtype.dtype | None) -> np.ndarray:
     target = _numpy_dtype(dtype, _FLOAT32)
-    return np.empty(_new_shape(size, target, function), dtype=target)
+    shape = _new_shape(size_argument(function, args, size), target, function)
+    return np.empty(shape, dtype=target)
 
 
-def rand(*size: Any, generator: Any = None, dtype: _dtype.dtype | None = None,
-         device: Any = None, requires_grad: bool = False) -> Tensor:
+def rand(*args: Any, size: Any = NOT_GIVEN, generator: Any = None,
+         dtype: _dtype.dtype | None = None, device: Any = None,
+         requires_grad: bool = False) -> Tensor:
     """Uniform samples in ``[0, 1)``."""
-    return _random(_new_random_array("rand", size, dtype), requires_grad, generator, "_uniform_",
-                   0.0, 1.0, device=device)
+    data = _new_random_array("rand", args, size, dtype)
+    return _random(data, requires_grad, generator, "_uniform_", 0.0, 1.0, device=device)
 
 
-def randn(*size: Any, generator: Any = None, dtype: _dtype.dtype | None = None,
-          device: Any = None, requires_grad: bool = False) -> Tensor:
+def randn(*args: Any, size: Any = NOT_GIVEN, generator: Any = None,
+          dtype: _dtype.dtype | None = None, device: Any = None,
+          requires_grad: bool = False) -> Tensor:
     """Standard normal samples."""
-    return _random(_new_random_array("randn", size, dtype), requires_grad, generator, "_normal_",
-                   0.0, 1.0, device=device)
+    data = _new_random_array("randn", args, size, dtype)
+    return _random(data, requires_grad, generator, "_normal_", 0.0, 1.0, device=device)
 
 
 def rand_like(input: Tensor, *, dtype: _dtype.dtype | None = None,
@@ -435,10 +444,14 @@ def randn_like(input: Tensor, *, dtype: _dtype.dtype | None = None,
 def randint(low: int, high: int | None = None, size: Any = None, *, generator: Any = None,
             dtype: _dtype.dtype | None = None) -> Tensor:
     """Integers in ``[low, high)`` (``randint(high, size)`` starts at 0)."""
-    if size is None:
-        low, high, size = 0, low, high
+    position = 3
+    if size is None:  # ``randint(high, size)``
+        low, high, size, position = 0, low, high, 2
+    elif high is None:  # ``randint(high, size=size)``
+        low, high = 0, low
     target = _numpy_dtype(dtype, np.dtype(np.int64))
-    data = np.empty(_new_shape(size, target, "randint"), dtype=target)
+    shape = size_argument("randint", (size,), position=position, varargs=False)
+    data = np.empty(_new_shape(shape, target, "randint"), dtype=target)
     (generator or default_generator)._random_(data, low, high)
     return wrap(data)
 

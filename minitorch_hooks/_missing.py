@@ -18,13 +18,18 @@ lookup has already failed:
 
 The error is both an ``AttributeError`` and a ``NotImplementedError``: feature probes such
 as ``hasattr(torch, "compile")`` and ``getattr(x, "is_nested", False)`` still get False
-and the default, and ``except NotImplementedError`` catches it. A name PyTorch does not
+and the default, and ``except NotImplementedError`` catches it. ``from torch.nn import
+CosineSimilarity`` is the exception: Python turns any AttributeError met there into its
+own ``cannot import name ... (unknown location)``, which loses the message, so there the
+error is an ``ImportError`` (what ``try: from ... import ... except ImportError`` expects)
+and a ``NotImplementedError``. A name PyTorch does not
 have either gets PyTorch's own error: ``module 'torch' has no attribute 'foo'`` (with
 this package's name), ``No module named ...``.
 """
 
 from __future__ import annotations
 
+import dis
 import functools
 import os
 import sys
@@ -39,6 +44,20 @@ class TorchFeatureNotImplementedError(NotImplementedError, AttributeError):
     """A name of PyTorch's that minitorch_hooks does not implement. It is an
     AttributeError too, so that ``hasattr(torch, "compile")`` and
     ``getattr(torch, "cuda", None)`` still answer."""
+
+
+class TorchFeatureImportError(ImportError, NotImplementedError):
+    """``from torch.nn import X`` of a name of PyTorch's that minitorch_hooks does not
+    implement: an ImportError, which Python lets through ``from ... import`` unchanged."""
+
+
+_IMPORT_FROM = dis.opmap["IMPORT_FROM"]
+
+
+def _importing_from(frame: Any) -> bool:
+    """Whether ``frame`` is running a ``from module import name``: the instruction it
+    stopped at (``f_lasti``, a byte offset into its code) is ``IMPORT_FROM``."""
+    return frame.f_code.co_code[frame.f_lasti] == _IMPORT_FROM
 
 
 @functools.cache
@@ -64,14 +83,17 @@ def not_implemented(torch_name: str) -> str:
             "say what is missing)")
 
 
-def missing_attribute(torch_namespace: str, module_name: str, name: str) -> AttributeError:
+def missing_attribute(torch_namespace: str, module_name: str, name: str) -> Exception:
     """The error for ``namespace.name`` that does not exist here: ours if PyTorch has the
-    name (as an attribute or as a module), else the one Python gives for a module."""
+    name (as an attribute or as a module), else the one Python gives for a module. It is
+    called by a module's ``__getattr__``, so the frame two up is the one looking."""
     pytorch = pytorch_names()
     if not name.startswith("__") and (name in pytorch.get(torch_namespace, ()) or
                                       f"{torch_namespace}.{name}" in pytorch[MODULES]):
-        error: AttributeError = TorchFeatureNotImplementedError(
-            not_implemented(f"{torch_namespace}.{name}"))
+        message = not_implemented(f"{torch_namespace}.{name}")
+        if _importing_from(sys._getframe(2)):
+            return TorchFeatureImportError(message, name=torch_namespace)
+        error: AttributeError = TorchFeatureNotImplementedError(message)
     else:
         error = AttributeError(f"module {module_name!r} has no attribute {name!r}")
     error.name = name

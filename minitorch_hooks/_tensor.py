@@ -19,6 +19,8 @@ import numpy as np
 from . import _dtype
 from ._device import device
 from ._size import Size
+from ._warnings import warn_once
+from .storage import TypedStorage, UntypedStorage, storage_of
 from .utils.hooks import RemovableHandle, add_hook
 
 _NON_LEAF_GRAD_WARNING = (
@@ -184,6 +186,24 @@ class Tensor(TensorBase):
         See <https://docs.pytorch.org/docs/2.13/generated/torch.Tensor.data_ptr.html>
         """
         return self._data.__array_interface__["data"][0]
+
+    def untyped_storage(self) -> UntypedStorage:
+        """The memory this tensor views, shared with its base and its other views, as an
+        ``UntypedStorage`` of bytes (``storage.py``).
+        See <https://docs.pytorch.org/docs/2.13/generated/torch.Tensor.untyped_storage.html>
+        """
+        return storage_of(self._data)
+
+    def storage(self) -> TypedStorage:
+        """The memory this tensor views, read as elements of its dtype: a ``TypedStorage``,
+        deprecated in PyTorch 2 (it warns once) in favour of ``untyped_storage()``.
+        See <https://docs.pytorch.org/docs/2.13/generated/torch.Tensor.storage.html>
+        """
+        warn_once("TypedStorage is deprecated. It will be removed in the future and "
+                  "UntypedStorage will be the only storage class. This should only matter "
+                  "to you if you are using storages directly.  To access UntypedStorage "
+                  "directly, use tensor.untyped_storage() instead of tensor.storage()")
+        return TypedStorage(storage_of(self._data), self.dtype)
 
     def element_size(self) -> int:
         """The size of one element in bytes (4 for float32)."""
@@ -441,8 +461,6 @@ class Tensor(TensorBase):
 
     def __float__(self) -> float:
         if self.requires_grad:  # the value leaves the graph: PyTorch cautions, once
-            from ._warnings import warn_once
-
             warn_once("Converting a tensor with requires_grad=True to a scalar may lead to "
                       "unexpected behavior.\nConsider using tensor.detach() first.")
         return float(self._scalar())

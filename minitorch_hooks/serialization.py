@@ -169,7 +169,13 @@ class _Pickler(pickle._Pickler):  # the Python one: its save_global can be repla
                 tuple(step // itemsize for step in data.strides))
 
 
-def save(obj: Any, f: FileLike, pickle_module: Any = None, pickle_protocol: int = 2,
+# The pickle protocol ``save`` writes with unless told otherwise: 2, which every Python 3
+# reads. Libraries import it to pass on (Torch-Pruning does, as it loads).
+DEFAULT_PROTOCOL = 2
+
+
+def save(obj: Any, f: FileLike, pickle_module: Any = None,
+         pickle_protocol: int = DEFAULT_PROTOCOL,
          _use_new_zipfile_serialization: bool = True) -> None:
     """Write ``obj`` to a path or a binary file object, in PyTorch's zip format.
     See <https://docs.pytorch.org/docs/2.13/generated/torch.save.html>

@@ -7,7 +7,11 @@ course will not grow: a spectrogram, a CTC loss, L-BFGS."""
 from __future__ import annotations
 
 import importlib
+import os
+import pathlib
 import re
+import subprocess
+import sys
 
 import pytest
 
@@ -44,9 +48,36 @@ def test_feature_probes_answer_false_and_the_default():
     assert not hasattr(torch.nn, "CTCLoss") and not hasattr(torch.optim, "LBFGS")
 
 
-def test_from_import_of_a_missing_name_is_an_import_error():
-    with pytest.raises(ImportError, match="^cannot import name 'stft' from 'minitorch_hooks'"):
-        exec("from minitorch_hooks import stft", {})
+@pytest.mark.parametrize(("statement", "name"), [
+    ("from minitorch_hooks import stft", "torch.stft"),
+    ("from minitorch_hooks.nn import CTCLoss", "torch.nn.CTCLoss"),
+    ("from minitorch_hooks.optim import SGD, LBFGS", "torch.optim.LBFGS")])
+def test_from_import_of_a_missing_name_is_an_import_error_that_names_it(statement, name):
+    """Python turns an AttributeError met by ``from ... import`` into its own message
+    without ours, so there the error is an ImportError (still a NotImplementedError)."""
+    with pytest.raises(ImportError, match=f"^{re.escape(name)} is not implemented by "
+                       "minitorch_hooks") as raised:
+        exec(statement, {})
+    assert isinstance(raised.value, NotImplementedError)
+    with pytest.raises(ImportError, match="^cannot import name 'stftx' from 'minitorch_hooks'"):
+        exec("from minitorch_hooks import stftx", {})
+
+
+def test_from_import_of_a_missing_name_under_torch(tmp_path):
+    """The same through ``install_as_torch``, whose modules stand in for PyTorch's."""
+    script = tmp_path / "script.py"
+    script.write_text(
+        "import minitorch_hooks\nminitorch_hooks.install_as_torch()\n"
+        "try:\n    from torch.nn import CTCLoss\n"
+        "except ImportError as error:\n    print(type(error).__name__, error)\n"
+        "import torch\nprint(hasattr(torch.nn, 'CTCLoss'))\n")
+    env = dict(os.environ, PYTHONPATH=str(pathlib.Path(torch.__file__).parent.parent))
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                          env=env, timeout=120, check=True)
+    assert done.stdout.splitlines() == [
+        "TorchFeatureImportError torch.nn.CTCLoss is not implemented by minitorch_hooks (it "
+        "is part of PyTorch 2.13: the course's pages 'What the library leaves out' and 'API "
+        "coverage' say what is missing)", "False"]
 
 
 def test_import_of_one_of_pytorchs_modules_that_is_missing():

@@ -47,10 +47,10 @@ class IndexBackward0(Node):
     __slots__ = ("shape", "dims")
     saved_names = ("indices",)
 
-    def _saved_named(self, name: str, raw: bool) -> Any:
+    def _read_saved(self, name: str, raw: bool) -> Any:
         """``_saved_indices`` is every index tensor, a tuple (one name for all of them)."""
         if self._saved is None:
-            return super()._saved_named(name, raw)  # the error
+            return super()._read_saved(name, raw)  # the error
         return tuple(saved if raw else saved.tensor(self) for saved in self._saved)
 
     def backward(self, grad):

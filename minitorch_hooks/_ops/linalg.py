@@ -52,10 +52,29 @@ class _MatrixProductBackward(Node):
     Then ``.grad`` is contiguous, and the optimiser's update runs over memory in order.
     """
 
-    __slots__ = ()
+    # Each matrix's sizes, and its strides where its gradient will be computed (else
+    # ``()``): what PyTorch's node keeps to lay that gradient out, shown as
+    # ``_saved_mat1_sym_sizes``, ``_saved_mat1_sym_strides``...
+    __slots__ = ("sizes", "strides")
     # PyTorch saves inputs in the alphabetical order of their names: ``mm(self, mat2)``
     # saves ``mat2`` first, ``addmm(input, mat1, mat2)`` saves ``mat1`` first.
     mat2_saved_first = False
+
+    @property
+    def mat1_sym_sizes(self) -> tuple[int, ...]:
+        return self.sizes[0]
+
+    @property
+    def mat1_sym_strides(self) -> tuple[int, ...]:
+        return self.strides[0]
+
+    @property
+    def mat2_sym_sizes(self) -> tuple[int, ...]:
+        return self.sizes[1]
+
+    @property
+    def mat2_sym_strides(self) -> tuple[int, ...]:
+        return self.strides[1]
 
     def _product_grads(self, grad: np.ndarray) -> tuple:
         # As for ``mul``, each side is saved only when the other side needs its gradient.
@@ -81,13 +100,20 @@ def _record_product(data: np.ndarray, node_type: type[_MatrixProductBackward], i
     return record(data, node_type, inputs,
                   saved=(*matrices,
                          mat1._requires_grad and _is_column_major(mat1._data),
-                         mat2._requires_grad and _is_column_major(mat2._data)))
+                         mat2._requires_grad and _is_column_major(mat2._data)),
+                  sizes=(mat1._data.shape, mat2._data.shape),
+                  strides=tuple(matrix.stride() if matrix._requires_grad else ()
+                                for matrix in (mat1, mat2)))
 
 
 class MmBackward0(_MatrixProductBackward):
     __slots__ = ()
     saved_names = ("mat2", "self")
+    saved_attributes = ("mat2_sym_sizes", "mat2_sym_strides", "self_sym_sizes",
+                        "self_sym_strides")
     mat2_saved_first = True
+    self_sym_sizes = _MatrixProductBackward.mat1_sym_sizes  # ``mm(self, mat2)``
+    self_sym_strides = _MatrixProductBackward.mat1_sym_strides
 
     def backward(self, grad):
         return self._product_grads(grad)
@@ -280,6 +306,9 @@ def _batched_matmul(a: Tensor, b: Tensor) -> Tensor:
 class AddmmBackward0(_MatrixProductBackward):
     __slots__ = ()
     saved_names = ("mat1", "mat2")
+    saved_attributes = ("alpha", "beta", "mat1_sym_sizes", "mat1_sym_strides",
+                        "mat2_sym_sizes", "mat2_sym_strides")
+    alpha = beta = 1  # ``addmm``'s scales, which ``nn.Linear`` leaves at 1
 
     def backward(self, grad):
         return (grad, *self._product_grads(grad))

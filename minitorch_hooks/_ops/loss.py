@@ -18,7 +18,7 @@ import numpy as np
 from .._tensor import Tensor, wrap
 from ..autograd import _formula as formula
 from ..autograd.graph import Node
-from ._record import promote, record
+from ._record import promote, record, shown_dim
 
 
 def _reduce(losses: np.ndarray, reduction: str) -> np.ndarray:
@@ -61,8 +61,14 @@ class NllLossBackward0(Node):
     weight (a second output of PyTorch's kernel). The rows and classes picked are kept too.
     """
 
-    __slots__ = ("shape", "rows", "classes", "weights", "reduction")
+    __slots__ = ("shape", "rows", "classes", "weights", "reduction", "ignore_index")
     saved_names = ("self", "target", "weight", "total_weight")
+    saved_attributes = ("ignore_index",)  # kept as C++'s unsigned int64 shows it
+
+    @property
+    def _saved_reduction(self) -> int:
+        """PyTorch's C++ enum for the reduction: 0 for "none", 1 "mean", 2 "sum"."""
+        return ("none", "mean", "sum").index(self.reduction)
 
     def backward(self, grad):
         *_, total_weight = self.saved_arrays()
@@ -130,7 +136,7 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None, reduction: st
         value = value.reshape(len(flat) if scores.ndim == 2 else ())
     out = record(value, NllLossBackward0, (input,), saved=(input, target, weight),
                  shape=scores.shape, rows=rows, classes=picked, weights=sample_weights,
-                 reduction=reduction)
+                 reduction=reduction, ignore_index=shown_dim(ignore_index))
     if out._grad_fn is not None:
         out._grad_fn._save_output(wrap(np.asarray(total_weight)))
     return out

@@ -9,7 +9,8 @@ from typing import Any
 
 import numpy as np
 
-from .._tensor import Tensor, _wrap_dim, wrap
+from .._tensor import Tensor, wrap
+from .reduction import _axes
 
 
 def nonzero(input: Tensor, *, as_tuple: bool = False) -> Any:
@@ -31,8 +32,7 @@ def argwhere(input: Tensor) -> Tensor:
 def count_nonzero(input: Tensor, dim: Any = None) -> Tensor:
     """How many elements are non-zero, in all or along ``dim``, as int64."""
     data = input._data
-    axes = None if dim is None else tuple(
-        _wrap_dim(d, data.ndim) for d in ((dim,) if isinstance(dim, int) else dim))
+    axes = _axes(dim, data.ndim)
     return wrap(np.asarray(np.count_nonzero(data, axis=axes), dtype=np.int64))
 
 

@@ -29,6 +29,9 @@ def _axes(dim: Dims, ndim: int) -> tuple[int, ...] | None:
         return None
     dims = (dim,) if isinstance(dim, int) else tuple(dim)
     axes = tuple(_wrap_dim(d, ndim) for d in dims)
+    for position, axis in enumerate(axes):
+        if axis in axes[:position]:
+            raise RuntimeError(f"dim {axis} appears multiple times in the list of dims")
     # A 0-d tensor accepts dim 0 (or -1) as if it were 1-d, but has no axis to reduce.
     return axes if ndim else ()
 
@@ -53,13 +56,19 @@ class SumBackward0(Node):
     about elements sharing memory, and ``is_contiguous()`` is False."""
 
     __slots__ = ("shape",)
+    saved_attributes = ("self_sym_sizes",)
+
+    @property
+    def self_sym_sizes(self) -> tuple[int, ...]:
+        return self.shape
 
     def backward(self, grad):
         return formula.expand(grad, self.shape)
 
 
 class SumBackward1(SumBackward0):
-    __slots__ = ("axes", "keepdim")
+    __slots__ = ("axes", "keepdim", "dim")  # ``dim`` as given, as ``_saved_dim`` shows it
+    saved_attributes = ("dim", "keepdim")
 
     def backward(self, grad):
         return formula.expand(_unreduce(grad, self.axes, self.keepdim), self.shape)
@@ -77,7 +86,8 @@ def sum(input: Tensor, dim: Dims = None, keepdim: bool = False, *,  # noqa: A001
         return record(data.sum(), SumBackward0, (input,), shape=data.shape)
     axes = _axes(dim, data.ndim)
     return record(data.sum(axis=axes, keepdims=keepdim), SumBackward1, (input,),
-                  shape=data.shape, axes=axes, keepdim=keepdim)
+                  shape=data.shape, axes=axes, keepdim=keepdim,
+                  dim=tuple(shown_dim(d) for d in _given_dims(dim)))
 
 
 class TraceBackward0(Node):
@@ -110,14 +120,24 @@ def trace(input: Tensor) -> Tensor:
 
 class MeanBackward0(Node):
     __slots__ = ("shape",)
+    saved_attributes = ("self_sym_numel", "self_sym_sizes")
+
+    @property
+    def self_sym_sizes(self) -> tuple[int, ...]:
+        return self.shape
+
+    @property
+    def self_sym_numel(self) -> int:
+        return math.prod(self.shape)
 
     def backward(self, grad):
         # ``max`` is this module's reduction; an empty input still divides by 1.
         return _spread(grad / builtins.max(math.prod(self.shape), 1), self.shape)
 
 
-class MeanBackward1(Node):
-    __slots__ = ("shape", "axes", "keepdim")
+class MeanBackward1(MeanBackward0):
+    __slots__ = ("axes", "keepdim", "dim")  # ``dim`` as given, as ``_saved_dim`` shows it
+    saved_attributes = ("dim", "keepdim")
 
     def backward(self, grad):
         count = math.prod(self.shape[a] for a in self.axes)
@@ -135,7 +155,8 @@ def mean(input: Tensor, dim: Dims = None, keepdim: bool = False) -> Tensor:
                       shape=data.shape)
     axes = _axes(dim, data.ndim)
     return record(formula.array_mean(data, axes, keepdim), MeanBackward1, (input,),
-                  shape=data.shape, axes=axes, keepdim=keepdim)
+                  shape=data.shape, axes=axes, keepdim=keepdim,
+                  dim=tuple(shown_dim(d) for d in _given_dims(dim)))
 
 
 class _AllExtremumBackward(Node):

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from .._size_argument import size_argument
 from .._tensor import Tensor, _shape_from, _wrap_dim, wrap
 from ..autograd import _formula as formula
 from ..autograd.graph import Node
@@ -41,7 +42,7 @@ def repeat(input: Tensor, *repeats: Any) -> Tensor:
     leading dimensions.
     See <https://docs.pytorch.org/docs/2.13/generated/torch.Tensor.repeat.html>
     """
-    repeats = _shape_from(repeats)
+    repeats = size_argument("repeat", repeats, name="repeats")
     data = input._data
     if len(repeats) < data.ndim:
         raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number "

@@ -49,8 +49,8 @@ class IndexPutBackward0(Node):
     __slots__ = ("key",)  # the basic items of the index; the index arrays are saved
     saved_names = ("indices",)
 
-    def _saved_named(self, name: str, raw: bool) -> Any:
-        return indexing.IndexBackward0._saved_named(self, name, raw)  # a tuple, as for x[index]
+    def _read_saved(self, name: str, raw: bool) -> Any:
+        return indexing.IndexBackward0._read_saved(self, name, raw)  # a tuple, as for x[index]
 
     def backward(self, grad):
         arrays = map(formula.array, self.saved_arrays())

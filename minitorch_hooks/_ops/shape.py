@@ -16,11 +16,13 @@ from typing import Any
 
 import numpy as np
 
+from .._size_argument import _is_integer, size_argument
 from .._tensor import Tensor, _shape_from, _wrap_dim, wrap
 from .._warnings import warn_once
 from ..autograd import _formula as formula
 from ..autograd.grad_mode import _State
 from ..autograd.graph import Node
+from ..utils.hooks import type_name
 from ._arguments import check_tensor_sequence
 from ._record import promote_types, record, shown_dim
 from .conversion import contiguous
@@ -83,6 +85,11 @@ def _view_of(data: np.ndarray, shape: tuple[int, ...]) -> np.ndarray | None:
 
 class ViewBackward0(Node):
     __slots__ = ("shape",)
+    saved_attributes = ("self_sym_sizes",)
+
+    @property
+    def self_sym_sizes(self) -> tuple[int, ...]:
+        return self.shape
 
     def backward(self, grad):
         return grad.reshape(self.shape)
@@ -96,10 +103,23 @@ class ReshapeAliasBackward0(ViewBackward0):
     __slots__ = ()
 
 
+def _view_size(args: tuple) -> tuple[int, ...]:
+    """``view``'s size. ``view`` has a second signature, ``view(dtype)``, so an argument
+    that is neither a size nor a dtype matches neither, and PyTorch lists both."""
+    if args and not isinstance(args[0], (tuple, list)) and not _is_integer(args[0]):
+        got = ", ".join(type_name(arg) for arg in args)
+        why = ("" if len(args) > 1 else "      didn't match because some of the arguments "
+               f"have invalid types: (!{got}!)\n")
+        raise TypeError(f"view() received an invalid combination of arguments - got ({got}), "
+                        f"but expected one of:\n * (torch.dtype dtype)\n{why}"
+                        f" * (tuple of ints size)\n{why}")
+    return size_argument("view", args)
+
+
 def view(input: Tensor, *shape: Any) -> Tensor:
     """The same memory with another shape; only possible where the strides allow it."""
     data = input._data
-    viewed = _view_of(data, _infer_shape(_shape_from(shape), data.size))
+    viewed = _view_of(data, _infer_shape(_view_size(shape), data.size))
     if viewed is None:
         raise RuntimeError("view size is not compatible with input tensor's size and stride "
                            "(at least one dimension spans across two contiguous subspaces). "
@@ -118,7 +138,7 @@ def reshape(input: Tensor, *shape: Any) -> Tensor:
     contiguous tensor, a ``_reshape_alias`` (a view with computed strides) of another, and
     a copy as ``contiguous`` followed by an ``_unsafe_view`` of the copy."""
     data = input._data
-    new_shape = _infer_shape(_shape_from(shape), data.size)
+    new_shape = _infer_shape(size_argument("reshape", shape, name="shape"), data.size)
     if data.flags.c_contiguous:
         return view(input, new_shape)
     viewed = _view_of(data, new_shape)
@@ -160,7 +180,7 @@ class PermuteBackward0(Node):
 
 
 def permute(input: Tensor, *dims: Any) -> Tensor:
-    dims = _shape_from(dims)
+    dims = size_argument("permute", dims, name="dims")
     ndim = input._data.ndim
     if len(dims) != ndim:
         raise RuntimeError(f"permute(sparse_coo): number of dimensions in the tensor input does "
@@ -318,7 +338,7 @@ def expand(input: Tensor, *sizes: Any) -> Tensor:
     """A view repeating dimensions of size 1 (and new leading ones) without copying;
     ``-1`` keeps a dimension's size."""
     data = input._data
-    target = expanded_shape(input, _shape_from(sizes))
+    target = expanded_shape(input, size_argument("expand", sizes))
     return _as_view(record(formula.expanded(data, target), ExpandBackward0, (input,),
                            shape=data.shape), input)
 

@@ -15,6 +15,7 @@ from ..autograd import _formula as formula
 from ..autograd.graph import Node
 from ._record import record, shown_dim
 from .conversion import to
+from .reduction import _axes
 
 
 def _log_softmax_values(x: np.ndarray, axis: int) -> np.ndarray:
@@ -92,7 +93,7 @@ def logsumexp(input: Tensor, dim: Any, keepdim: bool = False) -> Tensor:
     """
     data = input._data if input._data.dtype.kind == "f" else input._data.astype(np.float32)
     dims = (dim,) if isinstance(dim, int) else tuple(dim)
-    axes = tuple(_wrap_dim(d, data.ndim) for d in dims) if data.ndim else ()
+    axes = _axes(dims, data.ndim)
     with np.errstate(all="ignore"):
         if data.size:
             largest = np.max(data, axis=axes, keepdims=True)

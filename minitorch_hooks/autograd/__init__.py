@@ -11,6 +11,7 @@ import numpy as np
 
 from .._tensor import Tensor, wrap
 from .._warnings import warn_once
+from .anomaly_mode import detect_anomaly, set_detect_anomaly
 from .engine import run_backward
 from .function import Function, FunctionCtx
 from .grad_mode import (
@@ -28,7 +29,8 @@ from .variable import Variable
 
 __all__ = ["backward", "grad", "no_grad", "enable_grad", "set_grad_enabled",
            "is_grad_enabled", "Node", "gradcheck", "gradgradcheck", "GradcheckError",
-           "Function", "FunctionCtx", "Variable", "inference_mode", "is_inference_mode_enabled"]
+           "Function", "FunctionCtx", "Variable", "inference_mode", "is_inference_mode_enabled",
+           "detect_anomaly", "set_detect_anomaly"]
 
 
 def _as_tuple(x):

@@ -59,7 +59,7 @@ from ..utils.hooks import (
     hooks_in,
     type_name,
 )
-from . import _formula
+from . import _formula, anomaly_mode
 from .grad_mode import _State, set_grad_enabled
 from .graph import AccumulateGrad, GraphTask, Node, _running, _sequence_nr, gradient_edge
 
@@ -103,7 +103,10 @@ def run_backward(
         for node, grads in queue:
             task.current_node = node
             _State.enabled = create_graph  # whatever a hook of an earlier node set
-            grad_inputs = run_node(node, grads, plan)
+            if anomaly_mode.state.enabled:  # NaN checks, and the forward stack on an error
+                grad_inputs = anomaly_mode.run_checked(run_node, node, grads, plan)
+            else:
+                grad_inputs = run_node(node, grads, plan)
             if grad_inputs is None:  # autograd.grad does not run this node
                 continue
             if not retain_graph and node._saved:

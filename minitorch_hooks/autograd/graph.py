@@ -20,6 +20,7 @@ import numpy as np
 
 from .._tensor import Tensor, wrap
 from ..utils.hooks import RemovableHandle, add_hook
+from . import anomaly_mode
 from .grad_mode import _State
 from .saved_tensors import (  # noqa: F401 - PyTorch has the hooks in autograd.graph
     SavedTensor,
@@ -89,6 +90,8 @@ class Node:
         self.next_functions, self._input_meta = tuple(edges), tuple(metas)
         self._sequence_nr = next(_sequence_nr)
         self._saved = saved
+        if anomaly_mode.state.enabled:  # keep the forward stack that made this node
+            anomaly_mode.store_stack(self)
         # Hooks are rare, so they live in a NodeHooks made on the first registration: the
         # engine asks one question of a node without any, ``node._hooks is None``.
         self._hooks: NodeHooks | None = None
@@ -131,13 +134,13 @@ class Node:
             cls.__module__ = "builtins"
         for name in cls.__dict__.get("saved_names", ()):
             setattr(cls, "_saved_" + name, property(
-                lambda node, name=name: node._saved_named(name, raw=False)))
+                lambda node, name=name: node._read_saved(name, raw=False)))
             setattr(cls, "_raw_saved_" + name, property(
-                lambda node, name=name: node._saved_named(name, raw=True)))
+                lambda node, name=name: node._read_saved(name, raw=True)))
         for name in cls.__dict__.get("saved_attributes", ()):
             setattr(cls, "_saved_" + name, property(lambda node, name=name: getattr(node, name)))
 
-    def _saved_named(self, name: str, raw: bool) -> Any:
+    def _read_saved(self, name: str, raw: bool) -> Any:
         if self._saved is None:
             raise RuntimeError(_FREED)
         saved = self._saved[self.saved_names.index(name)]

@@ -1,4 +1,4 @@
-"""``F.conv_transpose1d``, ``F.conv_transpose2d`` and ``F.conv3d``.
+"""``F.conv_transpose1d``, ``F.conv_transpose2d``, ``F.conv_transpose3d`` and ``F.conv3d``.
 
 A transposed convolution is the map whose matrix is the transpose of a convolution's: it
 spreads each input element over a window of the output, so with ``stride > 1`` it
@@ -19,7 +19,7 @@ from .._ops.shape import squeeze, unsqueeze
 from .._tensor import Tensor
 from ._functional_conv import _check_geometry, _convnd, _expand_param
 
-__all__ = ["conv3d", "conv_transpose1d", "conv_transpose2d"]
+__all__ = ["conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d"]
 
 
 def _conv_transposend(input: Tensor, weight: Tensor, bias: Tensor | None, stride: Any,
@@ -46,7 +46,7 @@ def _check_transposed(input: Tensor, weight: Tensor, bias: Tensor | None, stride
                       dilation: list[int]) -> None:
     """PyTorch's checks, in its order: the generic ones (with the weight's channels read as
     ``(in, out // groups)``), then its kernel's check of ``output_padding``, which it
-    reports in two dimensions also for a 1-d convolution."""
+    reports in two dimensions also for a 1-d convolution, and in three for a 3-d one."""
     weight_size, input_size = list(weight.shape), list(input.shape)
     _check_geometry(stride, padding, dilation, groups)
     if weight_size[0] % groups:
@@ -71,6 +71,13 @@ def _check_transposed(input: Tensor, weight: Tensor, bias: Tensor | None, stride
                            f"but got output_padding_height: {oph} output_padding_width: "
                            f"{opw} stride_height: {sh} stride_width: {sw} dilation_height: "
                            f"{dh} dilation_width: {dw}")
+    if len(pairs) == 3 and any(op >= s and op >= d for op, s, d in pairs):
+        (opd, sd, dd), (oph, sh, dh), (opw, sw, dw) = pairs
+        raise RuntimeError("output padding must be smaller than either stride or dilation, "
+                           f"but got output_padding_depth: {opd} output_padding_height: {oph} "
+                           f"output_padding_width: {opw} stride_depth: {sd} stride_height: "
+                           f"{sh} stride_width: {sw} dilation_depth: {dd} dilation_height: "
+                           f"{dh} dilation_width: {dw}")
 
 
 def conv_transpose1d(input: Tensor, weight: Tensor, bias: Tensor | None = None,
@@ -93,6 +100,17 @@ def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None,
     """
     return _conv_transposend(input, weight, bias, stride, padding, output_padding, groups,
                              dilation, 2)
+
+
+def conv_transpose3d(input: Tensor, weight: Tensor, bias: Tensor | None = None,
+                     stride: Any = 1, padding: Any = 0, output_padding: Any = 0,
+                     groups: int = 1, dilation: Any = 1) -> Tensor:
+    """The transposed 3-d convolution of ``(N, C_in, D, H, W)`` (or ``(C_in, D, H, W)``)
+    with an ``(C_in, C_out // groups, KD, KH, KW)`` weight.
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.functional.conv_transpose3d.html>
+    """
+    return _conv_transposend(input, weight, bias, stride, padding, output_padding, groups,
+                             dilation, 3)
 
 
 def conv3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: Any = 1,

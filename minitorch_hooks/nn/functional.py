@@ -50,7 +50,12 @@ from ._functional_conv import (
 # Convolutions, padding, pooling and resizing live in _functional_conv.py and the other
 # _functional_* files beside this one; they are re-exported here, so ``F.conv2d`` and the
 # rest are where PyTorch has them.
-from ._functional_conv_transpose import conv3d, conv_transpose1d, conv_transpose2d
+from ._functional_conv_transpose import (
+    conv3d,
+    conv_transpose1d,
+    conv_transpose2d,
+    conv_transpose3d,
+)
 from ._functional_dropout import dropout1d, dropout2d, dropout3d
 from ._functional_hard import hardswish, hardtanh, hardtanh_, relu6
 from ._functional_instance_norm import instance_norm
@@ -74,7 +79,8 @@ __all__ = ["adaptive_avg_pool2d", "adaptive_avg_pool3d", "adaptive_max_pool3d", 
            "avg_pool3d", "max_pool3d", "max_pool3d_with_indices", "max_unpool1d", "max_unpool2d",
            "max_unpool3d", "batch_norm",
            "binary_cross_entropy_with_logits",
-           "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "cross_entropy",
+           "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
+           "conv_transpose3d", "cross_entropy",
            "dropout1d", "dropout2d", "dropout3d", "fold", "hardswish", "hardtanh", "hardtanh_",
            "relu6", "binary_cross_entropy", "huber_loss", "kl_div", "smooth_l1_loss",
            "instance_norm", "adaptive_avg_pool1d", "adaptive_max_pool1d", "adaptive_max_pool2d",

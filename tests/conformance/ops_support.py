@@ -93,5 +93,5 @@ def run(torch: Any, op: Callable[..., Any], *arrays: Any) -> dict[str, Any]:
 
 def saved(node: Any) -> tuple[str, dict[str, Any]]:
     """What a node shows of itself: its name and every ``_saved_*`` attribute."""
-    names = sorted(n for n in dir(node) if n.startswith("_saved_") and n != "_saved_named")
+    names = sorted(n for n in dir(node) if n.startswith("_saved_"))
     return node.name(), {n: getattr(node, n) for n in names}

@@ -1,4 +1,4 @@
-"""``nn.Conv1d``, ``Conv2d``, ``Conv3d``, ``ConvTranspose1d``, ``ConvTranspose2d``: a bank of
+"""``nn.Conv1d``, ``Conv2d``, ``Conv3d``, ``ConvTranspose1d``, ``2d``, ``3d``: a bank of
 learned kernels slid over the input (or, transposed, spread over the output).
 
 The weight is ``(out_channels, in_channels // groups, *kernel_size)``, the bias one number
@@ -184,7 +184,7 @@ class _ConvTransposeNd(_ConvNd):
         return [size - min_size for size, min_size in zip(output_size, min_sizes)]
 
     def forward(self, input: Tensor, output_size: list[int] | None = None) -> Tensor:
-        conv = (F.conv_transpose1d, F.conv_transpose2d)[self._dims - 1]
+        conv = (F.conv_transpose1d, F.conv_transpose2d, F.conv_transpose3d)[self._dims - 1]
         return conv(input, self.weight, self.bias, self.stride, self.padding,
                     self._output_padding(input, output_size), self.groups, self.dilation)
 
@@ -203,3 +203,11 @@ class ConvTranspose2d(_ConvTransposeNd):
     """
 
     _dims = 2
+
+
+class ConvTranspose3d(_ConvTransposeNd):
+    """The transpose of ``Conv3d``: upsamples a volume by ``stride``, with learned kernels.
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.ConvTranspose3d.html>
+    """
+
+    _dims = 3
