@@ -96,9 +96,6 @@ class RNNBase(Module):
                     names.append(name)
                 self._flat_weights_names.extend(names)
                 self._all_weights.append(names)
-        if proj_size > 0:  # after PyTorch's checks and its shapes (a float size fails there)
-            raise NotImplementedError("LSTM(proj_size > 0) is not implemented in "
-                                      "minitorch_hooks")
         self.reset_parameters()
 
     @staticmethod
