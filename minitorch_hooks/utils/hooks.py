@@ -246,10 +246,12 @@ class Hook(NamedTuple):
 
 
 class _Records(NamedTuple):
-    """The records made from one hook dictionary, and what they were made from."""
+    """The records made from one hook dictionary, what they were made from, and a weak
+    reference to the dictionary, which drops the records when the dictionary goes."""
 
     made_from: tuple
     records: tuple[Hook, ...]
+    dictionary: weakref.ref
 
 
 # The records of each hook dictionary, by the dictionary's id(), while it lives.
@@ -279,23 +281,24 @@ def hooks_in(hooks: Mapping[int, Callable[..., Any]] | None, is_global: bool = F
     if known is not None and known.made_from == made_from:
         return known.records
     records = tuple([Hook(hook_id, fn, is_global, flags) for hook_id, fn in made_from[0]])
-    if known is not None or _drop_records_with(hooks):
+    dictionary = known.dictionary if known is not None else _weak_reference(hooks)
+    if dictionary is not None:
         # The records hold the functions and the flag dictionaries, so the ids compared
         # above cannot be those of other objects while the records are remembered.
-        _records_of[id(hooks)] = _Records(made_from, records)
+        _records_of[id(hooks)] = _Records(made_from, records, dictionary)
     return records
 
 
-def _drop_records_with(hooks: Mapping[int, Callable[..., Any]]) -> bool:
-    """Arrange for a dictionary's records to be dropped when the dictionary is. False for
-    a plain ``dict`` put in place of PyTorch's ``OrderedDict`` by hand: it cannot be
+def _weak_reference(hooks: Mapping[int, Callable[..., Any]]) -> weakref.ref | None:
+    """A weak reference to a hook dictionary that drops its records when it goes. None
+    for a plain ``dict`` put in place of PyTorch's ``OrderedDict`` by hand: it cannot be
     referred to weakly (PyTorch's own ``RemovableHandle`` cannot register a hook in it
     either), so its records are not remembered but made at each call."""
+    key = id(hooks)
     try:
-        weakref.finalize(hooks, _records_of.pop, id(hooks), None)
+        return weakref.ref(hooks, lambda _: _records_of.pop(key, None))
     except TypeError:
-        return False
-    return True
+        return None
 
 
 def library_hook(hook: Callable[..., T]) -> Callable[..., T]:
