@@ -537,6 +537,10 @@ def test_hook_dictionaries_written_by_hand_are_read_at_the_next_call():
             g._global_forward_hooks[handle.id] = log("global replaced")
             call("the global hook replaced")
         call("the global hook removed")
+        m._forward_hooks = {7: log("in a plain dict")}
+        call("a plain dict put in place by hand")
+        m._forward_hooks[8] = log("added to the plain dict")
+        call("a hook added to the plain dict")
         return rounds
 
     assert_same_outcome(scenario)
