@@ -4,8 +4,9 @@
 files: plots drawn with matplotlib and hook timelines drawn by ``minitorch_hooks.hook_trace``,
 each from the code of the page that shows it. It adds the exercise pages of
 ``docs_tools/exercises.py`` the same way, and ``on_config`` lists them in the nav's
-Exercises section, so that a new exercise appears without editing ``mkdocs.yml``. Nothing
-is written into ``docs/``.
+Exercises section, so that a new exercise appears without editing ``mkdocs.yml``. It also
+adds a page for each of the package's files that "Reading the code" links to
+(``docs_tools/source_pages.py``). Nothing is written into ``docs/``.
 
 When the Python runtime is at hand (``docs_tools/run_in_browser.py``), ``on_post_page``
 gives each page of ``docs/`` Run buttons on its examples and each exercise page an editor
@@ -37,11 +38,12 @@ from types import SimpleNamespace  # noqa: E402
 
 import yaml  # noqa: E402
 from mkdocs.plugins import event_priority  # noqa: E402
-from mkdocs.structure.files import File, Files  # noqa: E402
+from mkdocs.structure.files import File, Files, InclusionLevel  # noqa: E402
 from mkdocs.utils import get_relative_url  # noqa: E402
 
 from docs_tools import build_cache, pictures, run_in_browser  # noqa: E402
 from docs_tools.exercises import FOLDER, SECTION, exercise_nav, exercise_pages  # noqa: E402
+from docs_tools.source_pages import NOTE, source_pages  # noqa: E402
 from docs_tools.translations import STRINGS  # noqa: E402
 from minitorch_hooks.tutorials import EXERCISES  # noqa: E402
 
@@ -110,6 +112,11 @@ def on_files(files: Files, config: Any) -> Files:
     for path, content in {**_pictures(), **pages}.items():
         files.append(_for_language(File.generated(config, path, content=content), locale,
                                    locales))
+    # The package's files, linked from "Reading the code" rather than listed in the nav.
+    for path, content in source_pages(strings(locale).get("source_note", NOTE)).items():
+        file = File.generated(config, path, content=content,
+                              inclusion=InclusionLevel.NOT_IN_NAV)
+        files.append(_for_language(file, locale, locales))
     return files
 
 

@@ -491,3 +491,56 @@ def test_global_hook_dictionaries():
         return inside, len(g._global_forward_hooks), len(g._global_forward_hooks_always_called)
 
     assert_same_outcome(scenario)
+
+
+def test_hook_dictionaries_written_by_hand_are_read_at_the_next_call():
+    """The hook dictionaries are PyTorch's and may be written to directly; each call reads
+    them as they are then (minitorch_hooks remembers its records of a dictionary between
+    calls, so this checks that every kind of write is seen)."""
+    def scenario(torch):
+        g = torch.nn.modules.module
+        m = torch.nn.Identity()
+        x = torch.ones(1)
+        seen = []
+
+        def log(name):
+            return lambda mod, *args: seen.append((name, len(args)))
+
+        first = m.register_forward_hook(log("first"))
+        second = m.register_forward_hook(log("second"))
+        pre = m.register_forward_pre_hook(log("pre"))
+        rounds = []
+
+        def call(label):
+            seen.clear()
+            m(x)
+            rounds.append((label, list(seen)))
+
+        call("registered")
+        m._forward_hooks[first.id] = log("replaced")
+        call("a function replaced under its id")
+        m._forward_hooks.move_to_end(first.id)
+        call("moved to the end")
+        m._forward_hooks_with_kwargs[second.id] = True
+        m._forward_pre_hooks_with_kwargs[pre.id] = True
+        call("flags written")
+        del m._forward_hooks_with_kwargs[second.id]
+        call("a flag deleted")
+        m._forward_hooks[12345] = log("added by hand")
+        call("a hook added by hand")
+        del m._forward_hooks[second.id]
+        call("a hook deleted")
+        m._forward_hooks.clear()
+        call("cleared")
+        with g.register_module_forward_hook(log("global")) as handle:
+            call("a global hook")
+            g._global_forward_hooks[handle.id] = log("global replaced")
+            call("the global hook replaced")
+        call("the global hook removed")
+        m._forward_hooks = {7: log("in a plain dict")}
+        call("a plain dict put in place by hand")
+        m._forward_hooks[8] = log("added to the plain dict")
+        call("a hook added to the plain dict")
+        return rounds
+
+    assert_same_outcome(scenario)
