@@ -245,60 +245,18 @@ class Hook(NamedTuple):
         return flags is not None and flag in flags and self.id in flags[flag]
 
 
-class _Records(NamedTuple):
-    """The records made from one hook dictionary, what they were made from, and a weak
-    reference to the dictionary, which drops the records when the dictionary goes."""
-
-    made_from: tuple
-    records: tuple[Hook, ...]
-    dictionary: weakref.ref
-
-
-# The records of each hook dictionary, by the dictionary's id(), while it lives.
-_records_of: dict[int, _Records] = {}
-
-
 def hooks_in(hooks: Mapping[int, Callable[..., Any]] | None, is_global: bool = False,
-             **flag_dicts: Mapping[int, bool]) -> tuple[Hook, ...]:
+             **flag_dicts: Mapping[int, bool]) -> list[Hook]:
     """The records of the hooks in one of PyTorch's hook dictionaries, in order; each
     keyword names a flag and gives the dictionary it is kept in. (An empty one is left
-    out: no hook can carry that flag until it gets an entry.)
-
-    A module is called far more often than its hooks change, so the records are made once
-    per state of the dictionary and remembered. Each call compares the dictionary's items,
-    and which flag dictionaries have entries, with what the records were made from; that
-    read is the copy PyTorch takes of its dictionaries at every call anyway. So a hook
-    registered, removed, or written into a dictionary by hand (``clear()``, ``del``, a new
-    function under an id, a flag) is seen at the next call, as in PyTorch. The records
-    are an immutable tuple: a hook that changes the dictionary while they are being called
-    does not disturb that call.
-    """
+    out: no hook of this call can carry that flag.)"""
     if not hooks:
-        return ()
+        return []
     flags = {name: marked for name, marked in flag_dicts.items() if marked} or None
-    made_from = (tuple(hooks.items()), is_global, flags and tuple(map(id, flags.values())))
-    known = _records_of.get(id(hooks))
-    if known is not None and known.made_from == made_from:
-        return known.records
-    records = tuple([Hook(hook_id, fn, is_global, flags) for hook_id, fn in made_from[0]])
-    dictionary = known.dictionary if known is not None else _weak_reference(hooks)
-    if dictionary is not None:
-        # The records hold the functions and the flag dictionaries, so the ids compared
-        # above cannot be those of other objects while the records are remembered.
-        _records_of[id(hooks)] = _Records(made_from, records, dictionary)
-    return records
-
-
-def _weak_reference(hooks: Mapping[int, Callable[..., Any]]) -> weakref.ref | None:
-    """A weak reference to a hook dictionary that drops its records when it goes. None
-    for a plain ``dict`` put in place of PyTorch's ``OrderedDict`` by hand: it cannot be
-    referred to weakly (PyTorch's own ``RemovableHandle`` cannot register a hook in it
-    either), so its records are not remembered but made at each call."""
-    key = id(hooks)
-    try:
-        return weakref.ref(hooks, lambda _: _records_of.pop(key, None))
-    except TypeError:
-        return None
+    # ``tuple.__new__`` is what a NamedTuple's own ``_make`` calls: one record per hook,
+    # without a Python-level constructor call for each.
+    return [tuple.__new__(Hook, (hook_id, fn, is_global, flags))
+            for hook_id, fn in hooks.items()]
 
 
 def library_hook(hook: Callable[..., T]) -> Callable[..., T]:
