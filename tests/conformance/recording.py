@@ -67,7 +67,7 @@ READABLE_VALUES = 8
 # base85) when that is shorter: printed tensors, graphs, random draws and the fuzzers'
 # sequences repeat themselves, and the keys (which record.py lists) say what changed, not
 # a diff of such a line.
-READABLE_CHARACTERS = 300
+READABLE_CHARACTERS = 150
 
 
 def encode(value: Any) -> Any:
