@@ -99,6 +99,8 @@ def test_reference_signatures_wrap_and_pytorch_links_are_links(site_dir: Path) -
     lines = re.sub(r"<[^>]+>", "", signature).split(">", 1)[1].splitlines()
     assert len(lines) >= 3 and max(map(len, lines)) <= 80, lines
     for html_page in (site_dir / "reference").rglob("*.html"):
+        if html_page.relative_to(site_dir / "reference").parts[0] == "source":
+            continue  # a file shown as it is written, docstrings and all (Reading the code)
         text = html_page.read_text(encoding="utf-8")
         plain = re.sub(r"<a [^>]*>.*?</a>|<[^>]+>", "", text)
         assert "https://docs.pytorch.org" not in plain, html_page
