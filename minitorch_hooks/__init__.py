@@ -33,6 +33,7 @@ from . import (
     serialization,
     utils,
 )
+from ._C import Future  # torch.Future: the C++ future (torch.futures.Future subclasses it)
 from ._creation import (
     arange,
     as_tensor,

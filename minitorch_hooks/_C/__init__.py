@@ -19,8 +19,9 @@ from ..autograd.graph import current_graph_task_id as _current_graph_task_id
 from ..autograd.graph import will_engine_execute_node as _will_engine_execute_node
 from ..autograd.variable import _LegacyVariableBase
 from . import _autograd
+from ._future import Future
 
-__all__ = ["Generator", "TensorBase", "_ImperativeEngine", "_LegacyVariableBase",
+__all__ = ["Future", "Generator", "TensorBase", "_ImperativeEngine", "_LegacyVariableBase",
            "_WeakTensorRef", "_autograd", "_current_autograd_node", "_current_graph_task_id",
            "_get_warnAlways", "_set_grad_enabled", "_set_warnAlways", "_will_engine_execute_node",
            "is_grad_enabled"]

@@ -13,94 +13,23 @@ See <https://docs.pytorch.org/docs/2.13/futures.html>
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import TypeVar
+
+from .._C._future import Future as _CFuture
 
 T = TypeVar("T")
-S = TypeVar("S")
 
 __all__ = ["Future", "collect_all", "wait_all"]
 
-_NOT_SET: Any = object()
+
+class Future(_CFuture[T]):
+    """The future a program makes: a Python subclass of ``torch._C.Future``, as in PyTorch
+    (the futures ``then`` and ``collect_all`` return are of the C++ class)."""
 
 
-class Future(Generic[T]):
-    """A result, or an exception, set once; the callbacks waiting for it run then."""
-
-    def __init__(self, *, devices: list | None = None) -> None:
-        self._result: Any = _NOT_SET
-        self._exception: BaseException | None = None
-        self._callbacks: list[Callable[[Future[T]], None]] = []
-        self._completed = threading.Event()
-
-    def done(self) -> bool:
-        """Whether the future has a result or an exception (a callback may still run)."""
-        return self._completed.is_set()
-
-    def wait(self) -> T:
-        """The result, after blocking until the future is complete; raises the exception
-        the future was completed with."""
-        self._completed.wait()
-        return self.value()
-
-    def value(self) -> T:
-        """The result of a completed future, without waiting."""
-        if not self.done():
-            raise RuntimeError("completed() INTERNAL ASSERT FAILED: value() of a Future that "
-                               "is not completed")
-        if self._exception is not None:
-            raise self._exception
-        return self._result
-
-    def then(self, callback: Callable[[Future[T]], S]) -> Future[S]:
-        """A new future, completed with what ``callback(self)`` returns once ``self`` is
-        complete (or with the error it raised, wrapped in a RuntimeError)."""
-        following: Future[S] = Future()
-
-        def complete(future: Future[T]) -> None:
-            try:
-                following.set_result(callback(future))
-            except Exception as error:  # noqa: BLE001 - passed on, as PyTorch does
-                following.set_exception(RuntimeError(
-                    f"Got the following error when running the callback: "
-                    f"{type(error).__name__}: {error}"))
-
-        self.add_done_callback(complete)
-        return following
-
-    def add_done_callback(self, callback: Callable[[Future[T]], None]) -> None:
-        """Run ``callback(self)`` when the future completes (now, if it has); unlike
-        ``then``, nothing is made of what it returns."""
-        if self.done():
-            callback(self)
-        else:
-            self._callbacks.append(callback)
-
-    def set_result(self, result: T) -> None:
-        """Complete the future with ``result`` and run the callbacks waiting for it."""
-        self._complete(result, None)
-
-    def set_exception(self, result: BaseException) -> None:
-        """Complete the future with an error, raised by ``wait`` and ``value``."""
-        assert isinstance(result, Exception), (
-            f"{result} is of type {type(result)}, not an Exception.")
-        self._complete(_NOT_SET, result)
-
-    def _complete(self, result: Any, exception: BaseException | None) -> None:
-        if self.done():
-            raise RuntimeError("Attempting to mark a completed Future as complete again. "
-                               "Note that a Future can only be marked completed once.")
-        self._result, self._exception = result, exception
-        self._completed.set()
-        callbacks, self._callbacks = self._callbacks, []
-        for callback in callbacks:
-            callback(self)
-
-
-def collect_all(futures: list[Future]) -> Future[list[Future]]:
+def collect_all(futures: list[Future]) -> _CFuture[list[Future]]:
     """A future completed, with the list ``futures`` itself, once every one of them is."""
-    collected: Future[list[Future]] = Future()
+    collected: _CFuture[list[Future]] = _CFuture()
     remaining = [len(futures)]
 
     def one_done(_: Future) -> None:

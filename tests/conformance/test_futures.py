@@ -6,15 +6,19 @@ module as they load (Captum does), and DDP's communication hooks return such fut
 
 from __future__ import annotations
 
+import importlib
+
 import pytest
 from harness import assert_same_outcome
 
 
 def test_results_callbacks_and_then():
     def scenario(torch):
-        from torch.futures import Future
+        # (Not ``from torch.futures import``: that would import the real PyTorch on both
+        # sides, whatever library ``torch`` is here.)
+        futures = importlib.import_module(f"{torch.__name__}.futures")
 
-        future, calls = Future(), []
+        future, calls = futures.Future(), []
         before = future.done()
         future.add_done_callback(lambda f: calls.append(("first", f.value())))
         chained = future.then(lambda f: f.wait() * 10)
@@ -23,7 +27,7 @@ def test_results_callbacks_and_then():
         future.add_done_callback(lambda f: calls.append(("late", f.value())))
         return (before, future.done(), future.wait(), future.value(), chained.done(),
                 chained.wait(), chained.then(lambda f: f.value() + 1).wait(), calls,
-                isinstance(chained, Future))
+                isinstance(chained, futures.Future))
 
     assert_same_outcome(scenario)
 
