@@ -95,3 +95,22 @@ def saved(node: Any) -> tuple[str, dict[str, Any]]:
     """What a node shows of itself: its name and every ``_saved_*`` attribute."""
     names = sorted(n for n in dir(node) if n.startswith("_saved_"))
     return node.name(), {n: getattr(node, n) for n in names}
+
+
+def second_order(torch: Any, op: Callable, *arrays: Any) -> tuple:
+    """First and second derivatives of ``sum(op(x) ** 2 * w)`` in float64: the first with
+    ``create_graph``, the second through the first's graph."""
+    leaves = [leaf(torch, np.asarray(a, dtype=np.float64)) for a in arrays]
+    out = op(torch, *leaves)
+    loss = (out * out * upstream(torch, out)).sum()
+    first = torch.autograd.grad(loss, leaves, create_graph=True)
+    second = torch.autograd.grad(sum(g.sum() for g in first), leaves, allow_unused=True)
+    return first, second
+
+
+def caught(call: Callable[[], Any]) -> Any:
+    """What ``call()`` returned, or the type and message of what it raised."""
+    try:
+        return call()
+    except (RuntimeError, TypeError, ValueError, IndexError, NotImplementedError) as error:
+        return type(error).__name__, str(error)

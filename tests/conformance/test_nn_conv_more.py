@@ -1,4 +1,4 @@
-"""``nn.ConvTranspose1d``, ``nn.ConvTranspose2d`` and ``nn.Conv3d`` (and their functional
+"""``nn.ConvTranspose1d/2d/3d`` and ``nn.Conv3d`` (and their functional
 forms) against real PyTorch: seeded weights, outputs, gradients, ``output_size``, the
 checks' errors, and spectral normalisation along a transposed convolution's dim 1.
 
@@ -29,6 +29,15 @@ LAYERS = {
                (2, 2, 4, 5, 4), {}),
     "conv3d_same_groups": (lambda nn: nn.Conv3d(2, 4, (3, 1, 3), padding="same", groups=2,
                                                 bias=False), (1, 2, 3, 4, 4), {}),
+    "transpose3d_stride_padding_output_padding": (
+        lambda nn: nn.ConvTranspose3d(2, 3, 3, stride=2, padding=1, output_padding=1),
+        (2, 2, 2, 3, 2), {}),
+    "transpose3d_groups_dilation_no_bias": (
+        lambda nn: nn.ConvTranspose3d(4, 6, (2, 3, 1), stride=(1, 2, 1), groups=2,
+                                      dilation=(2, 1, 1), bias=False), (1, 4, 2, 2, 3), {}),
+    "transpose3d_unbatched_output_size": (
+        lambda nn: nn.ConvTranspose3d(2, 2, 3, stride=2, padding=1), (2, 2, 3, 2),
+        {"output_size": [4, 6, 4]}),
 }
 
 
@@ -49,7 +58,7 @@ def test_layer_weights_outputs_and_gradients(case):
         y = layer(x, **kwargs)
         (y * y).sum().backward()
         return (repr(layer), weights, y, x.grad, [p.grad for p in layer.parameters()],
-                y.grad_fn.name(), y.is_contiguous())
+                y.grad_fn.name(), y.is_contiguous(), y.stride())
 
     assert_same_outcome(scenario, rtol=1e-5, atol=1e-5)
 

@@ -16,7 +16,7 @@ import math
 import numpy as np
 import pytest
 from harness import assert_same_outcome
-from ops_support import layout, leaf, run, saved, upstream, values
+from ops_support import caught, layout, leaf, run, saved, second_order, values
 
 # Ties, zeros and elements exactly on the limits used below (0.25, -0.5, 1.0).
 EDGES = np.array([[0.0, 0.25, -0.5, 1.0], [1.0, -1.0, 0.25, 0.0], [2.0, -2.0, 0.5, -0.5]],
@@ -24,23 +24,6 @@ EDGES = np.array([[0.0, 0.25, -0.5, 1.0], [1.0, -1.0, 0.25, 0.0], [2.0, -2.0, 0.
 DATA = {"random": values((3, 4), seed=21), "edges": EDGES}
 
 
-def second_order(torch, op, *arrays):
-    """First and second derivatives of ``sum(op(x) ** 2 * w)`` in float64: the first with
-    ``create_graph``, the second through the first's graph."""
-    leaves = [leaf(torch, np.asarray(a, dtype=np.float64)) for a in arrays]
-    out = op(torch, *leaves)
-    loss = (out * out * upstream(torch, out)).sum()
-    first = torch.autograd.grad(loss, leaves, create_graph=True)
-    second = torch.autograd.grad(sum(g.sum() for g in first), leaves, allow_unused=True)
-    return first, second
-
-
-def caught(call):
-    """What ``call()`` returned, or the type and message of what it raised."""
-    try:
-        return call()
-    except (RuntimeError, TypeError, ValueError, IndexError, NotImplementedError) as error:
-        return type(error).__name__, str(error)
 
 
 ONE_INPUT = {

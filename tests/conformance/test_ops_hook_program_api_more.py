@@ -15,7 +15,7 @@ import math
 import numpy as np
 import pytest
 from harness import assert_same_outcome
-from ops_support import layout, leaf, run, upstream, values
+from ops_support import caught, layout, leaf, run, second_order, values
 
 NAN, INF = math.nan, math.inf
 TIES = np.array([[3.0, 1.0, 2.0, 1.0], [0.0, 5.0, 5.0, 2.0], [2.0, 2.0, 2.0, -1.0]],
@@ -23,21 +23,6 @@ TIES = np.array([[3.0, 1.0, 2.0, 1.0], [0.0, 5.0, 5.0, 2.0], [2.0, 2.0, 2.0, -1.
 DATA = {"random": values((3, 4), seed=31), "ties": TIES}
 
 
-def second_order(torch, op, *arrays):
-    """First and second derivatives of ``sum(op(x) ** 2 * w)`` in float64."""
-    leaves = [leaf(torch, np.asarray(a, dtype=np.float64)) for a in arrays]
-    out = op(torch, *leaves)
-    loss = (out * out * upstream(torch, out)).sum()
-    first = torch.autograd.grad(loss, leaves, create_graph=True)
-    second = torch.autograd.grad(sum(g.sum() for g in first), leaves, allow_unused=True)
-    return first, second
-
-
-def caught(call):
-    try:
-        return call()
-    except (RuntimeError, TypeError, ValueError, IndexError, NotImplementedError) as error:
-        return type(error).__name__, str(error)
 
 
 def first(result):
