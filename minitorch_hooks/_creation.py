@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import builtins
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
@@ -62,10 +62,10 @@ def _array_from_nested(data: Any) -> np.ndarray:
     try:
         array = np.array(_to_array_like(data))
     except ValueError:
-        _check_lengths(data, sizes, 0, _leaf_error(data))
+        check_lengths(data, sizes, _no_list_below(data))
         raise
     if array.dtype == object:  # a ragged list NumPy took as objects
-        _check_lengths(data, sizes, 0, _leaf_error(data))
+        check_lengths(data, sizes, _no_list_below(data))
     return array
 
 
@@ -98,19 +98,31 @@ def _leaf_error(data: Any) -> str:
     return "'{}' object cannot be interpreted as an integer"
 
 
-def _check_lengths(data: Any, sizes: list[int], dim: int, leaf_error: str) -> None:
-    """PyTorch's check of nested lists against the shape of their first elements."""
+def check_lengths(data: Any, sizes: list[int], check_leaf: Callable[[Any], None],
+                  sequences: tuple[type, ...] = (list, tuple), dim: int = 0) -> None:
+    """PyTorch's walk through nested sequences: their lengths must follow those of the
+    first elements (``sizes``), and ``check_leaf`` raises for what may not lie at the
+    bottom."""
     if dim == len(sizes):
-        if isinstance(data, (list, tuple)):
-            raise TypeError(leaf_error.format(type_name(data)))
+        check_leaf(data)
         return
-    if not isinstance(data, (list, tuple)):
+    if not isinstance(data, sequences):
         raise TypeError("not a sequence")
     if len(data) != sizes[dim]:
         raise ValueError(f"expected sequence of length {sizes[dim]} at dim {dim} (got "
                          f"{len(data)})")
     for item in data:
-        _check_lengths(item, sizes, dim + 1, leaf_error)
+        check_lengths(item, sizes, check_leaf, sequences, dim + 1)
+
+
+def _no_list_below(data: Any) -> Callable[[Any], None]:
+    """The leaf check of ``torch.tensor``: a list where a number belongs is refused."""
+    leaf_error = _leaf_error(data)
+
+    def check_leaf(leaf: Any) -> None:
+        if isinstance(leaf, (list, tuple)):
+            raise TypeError(leaf_error.format(type_name(leaf)))
+    return check_leaf
 
 
 def _check_device(device: Any) -> None:

@@ -27,6 +27,7 @@ See <https://docs.pytorch.org/docs/2.13/tensors.html#data-types> and
 from __future__ import annotations
 
 import numbers
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -117,7 +118,7 @@ def legacy_new(dtype: _dtype.dtype | None, args: tuple, kwargs: dict) -> Tensor:
 def _values(data: Any, dtype: _dtype.dtype) -> np.ndarray:
     """The values of a sequence, in ``dtype``, checked as ``torch.tensor`` checks them (an
     integer type refuses what it cannot hold); a lone number or a string is an error."""
-    from ._creation import _array_from_nested, _check_fits, nested_sizes
+    from ._creation import _array_from_nested, _check_fits, check_lengths, nested_sizes
 
     if isinstance(data, str):
         raise TypeError("new(): invalid data type 'str'")
@@ -132,30 +133,23 @@ def _values(data: Any, dtype: _dtype.dtype) -> np.ndarray:
         sizes = nested_sizes(data)
         if 0 in sizes:  # no element: PyTorch stores nothing, so it looks at nothing
             return np.zeros(sizes, dtype=dtype.numpy_type)
-        _check_numbers(data, sizes, 0, dtype)
+        check_lengths(data, sizes, _number_check(dtype), (list, tuple, str))
         array = _array_from_nested(data)
     _check_fits(array, dtype.numpy_type)
     return array.astype(dtype.numpy_type)
 
 
-def _check_numbers(data: Any, sizes: list[int], dim: int, dtype: _dtype.dtype) -> None:
-    """PyTorch's walk through the nested sequences of a legacy constructor, which stores
-    each element straight into the tensor of ``dtype``: the lengths must follow those of
-    the first elements (a string is a sequence here), and what lies at the bottom must be
-    a number, or PyTorch's conversion to a float or an integer says what it got."""
-    if dim == len(sizes):
-        if isinstance(data, (numbers.Number, np.generic, Tensor)):
+def _number_check(dtype: _dtype.dtype) -> Callable[[Any], None]:
+    """The leaf check of a legacy constructor, which stores each element straight into the
+    tensor of ``dtype``: what lies at the bottom must be a number, or PyTorch's conversion
+    to a float or an integer says what it got. (A string counts as a sequence there.)"""
+    def check_leaf(leaf: Any) -> None:
+        if isinstance(leaf, (numbers.Number, np.generic, Tensor)):
             return
         if dtype.is_floating_point:
-            raise TypeError(f"must be real number, not {type_name(data)}")
-        raise TypeError(f"'{type_name(data)}' object cannot be interpreted as an integer")
-    if not isinstance(data, (list, tuple, str)):
-        raise TypeError("not a sequence")
-    if len(data) != sizes[dim]:
-        raise ValueError(f"expected sequence of length {sizes[dim]} at dim {dim} (got "
-                         f"{len(data)})")
-    for item in data:
-        _check_numbers(item, sizes, dim + 1, dtype)
+            raise TypeError(f"must be real number, not {type_name(leaf)}")
+        raise TypeError(f"'{type_name(leaf)}' object cannot be interpreted as an integer")
+    return check_leaf
 
 
 class tensortype(type):  # noqa: N801 - torch's name
