@@ -159,7 +159,8 @@ def on_page_markdown(markdown: str, page: Any, config: Any, **kwargs: Any) -> st
 
 
 def on_post_page(output: str, page: Any, config: Any) -> str:
-    """Two changes to each page Material renders, so that each language works on its own.
+    """Changes to each page Material renders: mermaid where the page has a flowchart, Run
+    buttons (``_with_run_buttons``), and two so that each language works on its own.
 
     - In another language's part of the site, Material's base is that language's folder,
       so its search reads that language's index (see ``on_post_build``).
@@ -171,10 +172,26 @@ def on_post_page(output: str, page: Any, config: Any) -> str:
     head, body = output.split("</head>", 1)  # the tags are in the head: search only it
     output = f"{_ALTERNATE_LINK.sub('', head)}</head>{body}"
     locale = _current_locale(config)
-    output = _with_run_buttons(output, page, locale)
+    output = _with_run_buttons(_with_flowchart_drawing(output, page), page, locale)
     if locale == DEFAULT_LOCALE:
         return output
     return _CONFIG_BASE.sub(rf'\1\2/{locale}/"', output, count=1)
+
+
+MERMAID = "javascripts/mermaid.min.js"  # vendored: Material never fetches it from a CDN
+
+
+def _with_flowchart_drawing(output: str, page: Any) -> str:
+    """The vendored mermaid on the pages that have a ``mermaid`` block, and only there.
+
+    Material draws such a block with the ``mermaid`` it finds loaded (else it fetches one
+    from a CDN, which an offline site must not do). Loaded on every page, its 3.5 MB of
+    JavaScript would be read by the browser on each of them, while most pages draw none.
+    It comes after Material's own script, as ``extra_javascript`` would put it."""
+    if 'class="mermaid"' not in output:
+        return output
+    script = get_relative_url(MERMAID, page.url)
+    return output.replace("</body>", f'<script src="{script}"></script>\n</body>', 1)
 
 
 _EXERCISES = {f"{FOLDER}/{exercise.name}.md": exercise for exercise in EXERCISES}

@@ -22,3 +22,22 @@ def skip_or_fail(reason: str) -> None:
     if IN_CI:
         pytest.fail(f"{reason} (CI=true: this check must run in CI)")
     pytest.skip(reason, allow_module_level=True)
+
+
+def search_for(page, query: str) -> None:
+    """Search the site for ``query`` in a loaded ``page``, and return once its results are
+    listed: no fixed pause, whatever the machine's load.
+
+    Material sends a query to its search worker on each key released in the search box,
+    and the worker answers in order. So the box is emptied first (the worker's answer
+    to an empty query empties the list), then filled with the whole query and a key is
+    released: the first result that appears after that belongs to this query."""
+    box = page.locator(".md-search__input")
+    items = page.locator(".md-search-result__item")
+    box.click()
+    box.fill("")
+    box.press("End")
+    items.first.wait_for(state="detached", timeout=15000)
+    box.fill(query)
+    box.press("End")
+    items.first.wait_for(timeout=15000)

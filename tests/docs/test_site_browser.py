@@ -5,9 +5,8 @@ The site is built with ``mkdocs build --strict`` (the ``site_dir`` fixture), ser
 theme (header, tabs, navigation, search box), show its diagram drawn (mermaid's SVG has a
 real size; a build-time SVG picture has loaded), make no request to any other host and
 have no failed request or page error. Typing into the search box must find a page:
-search works offline, and a method's name finds the pages that only call it in code. No
-drawing may be wider than the text column, on a desktop or a 390 px phone, and on the
-phone no identifier in a table may be broken across lines.
+search works offline, and a method's name finds the pages that only call it in code. The
+layout at desktop and phone widths is checked in ``test_site_layout.py``.
 
 Outside CI the test skips visibly when Chromium or playwright is missing; with
 ``CI=true`` it fails instead (``.ci/run`` installs both). ``MTH_SCREENSHOTS=DIR`` saves a
@@ -21,6 +20,7 @@ import os
 from pathlib import Path
 
 import pytest
+from docs_support import search_for
 
 # page -> CSS selector of the diagram it must show drawn
 PAGES = {
@@ -89,61 +89,10 @@ def test_search_works_offline(browser, base_url: str) -> None:
     assert all(url.startswith(base_url) for url in requests), requests
 
 
-# Pages with build-time drawings or wide tables, checked for width on a desktop and a phone.
-WIDTH_PAGES = ["", "explanation/module-call/", "explanation/hook-kinds/",
-               "how-to/activation-statistics/", "how-to/gradient-norms/", "reference/",
-               "how-to/grad-cam/", "how-to/feature-maps/", "how-to/attention-maps/",
-               "how-to/batchnorm-statistics/", "performance/", "zh/how-to/attention-maps/",
-               "ko/explanation/why-it-is-fast/"]
-_TOO_WIDE = """() => {
-  const column = document.querySelector('.md-content__inner').getBoundingClientRect();
-  return [...document.querySelectorAll('.md-content__inner img, .md-content__inner .mermaid svg')]
-    .filter(e => e.getBoundingClientRect().right > column.right + 1)
-    .map(e => (e.getAttribute('src') || 'mermaid') + ': '
-              + Math.round(e.getBoundingClientRect().width) + ' px in a column of '
-              + Math.round(column.width));
-}"""
-_BROKEN_CODE = """() => [...document.querySelectorAll('.md-content__inner table code')]
-  .filter(e => e.getClientRects().length > 1)
-  .map(e => e.textContent)"""
-
-
-@pytest.mark.parametrize("width", [1280, 390], ids=["desktop", "phone"])
-def test_no_drawing_is_wider_than_its_column(browser, base_url: str, width: int) -> None:
-    page = browser.new_page(viewport={"width": width, "height": 900})
-    too_wide = {}
-    for page_path in WIDTH_PAGES:
-        page.goto(base_url + page_path, wait_until="networkidle")
-        page.wait_for_function("() => [...document.images].every(i => i.complete)")
-        found = page.evaluate(_TOO_WIDE)
-        if found:
-            too_wide[page_path or "home"] = found
-    page.close()
-    assert not too_wide, f"drawings wider than the text column: {too_wide}"
-
-
-def test_tables_on_a_phone_do_not_break_identifiers(browser, base_url: str) -> None:
-    page = browser.new_page(viewport={"width": 390, "height": 844})
-    broken = {}
-    for page_path in WIDTH_PAGES:
-        page.goto(base_url + page_path, wait_until="networkidle")
-        found = page.evaluate(_BROKEN_CODE)
-        if found:
-            broken[page_path or "home"] = found
-    # The page itself never scrolls sideways: a wide table scrolls inside its own box.
-    assert page.evaluate("document.documentElement.scrollWidth") <= 390
-    page.close()
-    assert not broken, f"identifiers broken across lines in tables: {broken}"
-
-
 def test_search_finds_the_pages_that_call_a_method(browser, base_url: str) -> None:
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     page.goto(base_url, wait_until="networkidle")
-    search = page.locator(".md-search__input")
-    search.click()
-    search.press_sequentially("register_forward_pre_hook", delay=10)
-    page.locator(".md-search-result__item").first.wait_for(timeout=15000)
-    page.wait_for_timeout(500)  # let the last keystroke's results replace the earlier ones
+    search_for(page, "register_forward_pre_hook")
     # Material shows results ten at a time and adds more as the list scrolls: scroll until
     # every matching page is listed.
     for _ in range(10):

@@ -1,15 +1,18 @@
 """The Run and Check buttons, in headless Debian Chromium: Python in the page, offline.
 
-A sample of pages, in English and in Russian, runs in the browser as a reader runs it
+A sample of pages runs in the browser as a reader runs it
 (``docs_tools/run_in_browser.py``, ``docs_tools/browser/``): each block the page's tests
 run (a Python block followed by an output block) must print, in Pyodide, exactly the
 output the page shows. The expected output is read from the rendered page, never
 written here. The sample covers hooks (the start page), backward and a 40-step training
-loop with per-layer hooks (``how-to/gradient-norms``, also in Russian) and a hook trace
-drawn as SVG (``explanation/module-call``). Each page's first Run is on its last block,
-so the page's earlier blocks must run first. An exercise page checks its starter
-(failed, the same step lines as ``minitorch-hooks check``), a wrong answer twice (the
-hint comes the second time), and the solution (passed).
+loop with per-layer hooks (``how-to/gradient-norms``) and a hook trace drawn as SVG
+(``explanation/module-call``). Each page's first Run is on its last block, so the page's
+earlier blocks must run first. An exercise page, in English and in Russian, checks its
+starter (failed, the same step lines as ``minitorch-hooks check``), a wrong answer twice
+(the hint comes the second time), and the solution (passed). (A translated page's blocks
+are the English page's code, which the sample runs; the Russian exercise page checks the
+buttons and messages in another language. Each page starts Python afresh, about 6 s, so
+the sample stays small.)
 
 Every request must stay on 127.0.0.1, and nothing may load before the first click. The
 times are printed, not asserted (the machine's load decides them): the first Run of a
@@ -44,7 +47,6 @@ PYTHON_FILES = ("pyodide/", "runner/worker.js")
 SAMPLE = {
     "": "register_forward_hook",
     "how-to/gradient-norms/": "for name, norms in output_norms.items()",
-    "ru/how-to/gradient-norms/": "for name, norms in output_norms.items()",
     "explanation/module-call/": "hook_trace(torch=torch)",
 }
 EXERCISE = by_number(3)

@@ -5,12 +5,15 @@ decide what a query can find: Russian words are stemmed (``lang: ru``: "хуки
 and "хук" are one term), Chinese text is split into words by jieba when the site is built
 and a Chinese query is split against the same words in the browser, Korean is split at
 spaces and punctuation. Each query must bring the page that answers it among the first
-five pages listed, in a real browser (the ranking is Material's, not a copy of it).
+five pages listed, in a real browser (the ranking is Material's, not a copy of it). Each
+query is entered whole (``docs_support.search_for``); ``test_site_browser.py`` types
+queries key by key as a reader does.
 """
 
 from __future__ import annotations
 
 import pytest
+from docs_support import search_for
 
 # Global hooks are taught on three pages: the call order, the registration hooks, exercise 14.
 GLOBAL = ("explanation/module-call", "explanation/registration-hooks", "ex14_global_hooks")
@@ -48,17 +51,10 @@ _RESULT_PAGES = """links => {
 def test_native_queries_find_their_page(browser, base_url: str,
                                         locale: str) -> None:
     page = browser.new_page(viewport={"width": 1280, "height": 900})
-    page.goto(f"{base_url}{locale}/", wait_until="networkidle")
-    search = page.locator(".md-search__input")
+    page.goto(f"{base_url}{locale}/", wait_until="load")
     missed = {}
     for query, answer in QUERIES[locale]:
-        search.click()
-        search.fill("")
-        # Typed, so that Material searches on each key as it does for a reader's IME.
-        search.press_sequentially(query, delay=15)
-        search.press("End")
-        page.locator(".md-search-result__item").first.wait_for(timeout=15000)
-        page.wait_for_timeout(600)  # the last keystroke's results replace the earlier ones
+        search_for(page, query)
         pages = page.locator(".md-search-result__item > .md-search-result__link").evaluate_all(
             _RESULT_PAGES)
         answers = (answer,) if isinstance(answer, str) else answer

@@ -74,10 +74,28 @@ def test_no_stylesheet_loads_from_another_host(site_dir: Path) -> None:
 def test_offline_settings_are_in_effect(site_dir: Path) -> None:
     start = (site_dir / "index.html").read_text(encoding="utf-8")
     assert "fonts.googleapis.com" not in start and "fonts.gstatic.com" not in start
-    assert "javascripts/mermaid.min.js" in start  # vendored: Material never fetches it
     assert "api.github.com" not in start and 'class="md-source"' not in start  # no repo_url
     assert "Made with" not in start  # extra.generator: false
     assert (site_dir / "search" / "search_index.json").stat().st_size > 10_000
+
+
+def test_mermaid_is_vendored_and_loaded_where_a_flowchart_is_drawn(site_dir: Path) -> None:
+    """A page with a flowchart loads the vendored mermaid (else Material fetches it from a
+    CDN); a page without one does not load its 3.5 MB."""
+    drawn, plain = [], []
+    for page in site_dir.rglob("index.html"):
+        text = page.read_text(encoding="utf-8")
+        script = re.search(r'<script src="((?:\.\./)*)javascripts/mermaid\.min\.js">', text)
+        if 'class="mermaid"' in text:
+            assert script, f"{page.relative_to(site_dir)} draws a flowchart without mermaid"
+            depth = len(page.relative_to(site_dir).parts) - 1
+            assert script[1] == "../" * depth, page  # the site's own copy, from any folder
+            drawn.append(page)
+        else:
+            assert not script, f"{page.relative_to(site_dir)} loads mermaid and draws nothing"
+            plain.append(page)
+    assert len(drawn) >= 20 and len(plain) > len(drawn), (len(drawn), len(plain))
+    assert (site_dir / "javascripts" / "mermaid.min.js").stat().st_size > 1_000_000
 
 
 def test_the_pictures_are_built_and_shown(site_dir: Path) -> None:
