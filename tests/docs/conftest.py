@@ -1,6 +1,7 @@
-"""Set-up for the docs tests: ``site_dir`` builds the site once per session, for the tests
-that look at the HTML (``docs_support`` puts ``docs_tools`` on the path); ``base_url``
-serves it on 127.0.0.1 and ``browser`` is headless Debian Chromium, for the browser checks
+"""Set-up for the docs tests: ``site_dir`` is the site built once per session (from the
+session's start, in the background: ``build_site.py``), for the tests that look at the
+HTML (``docs_support`` puts ``docs_tools`` on the path); ``base_url`` serves it on
+127.0.0.1 and ``browser`` is headless Debian Chromium, for the browser checks
 (``test_site_browser.py``, ``test_site_run.py``)."""
 
 from __future__ import annotations
@@ -28,49 +29,64 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
         "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"]
 
 
+def _docs_extra_missing() -> bool:
+    try:
+        import material  # noqa: F401
+        import mkdocs  # noqa: F401
+    except ImportError:
+        return True
+    return False
+
+
+def _shared_folder(config: pytest.Config) -> pathlib.Path:
+    """A folder every process of this run sees: pytest-xdist's workers share the parent
+    of their temporary folders. (``config._tmp_path_factory`` is what the
+    ``tmp_path_factory`` fixture returns; a collection hook has no fixtures.)"""
+    base = config._tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
+def _start_site_build(shared: pathlib.Path) -> None:
+    """Start ``build_site.py`` into ``shared / "site"`` in the background, unless a
+    process of this run already has (creating the marker file is atomic)."""
+    try:
+        os.close(os.open(shared / "site.building", os.O_CREAT | os.O_EXCL))
+    except FileExistsError:
+        return
+    subprocess.Popen([sys.executable, str(pathlib.Path(__file__).with_name("build_site.py")),
+                      str(shared / "site")], cwd=ROOT,
+                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list) -> None:
+    """The site is built from the start of the session when a test will look at it (and
+    no built site is given in ``MTH_SITE``), beside the tests that run first, rather than
+    with a core waiting for it when the first of those tests comes."""
+    if (not os.environ.get("MTH_SITE") and not _docs_extra_missing()
+            and any("site_dir" in getattr(item, "fixturenames", ()) for item in items)):
+        _start_site_build(_shared_folder(config))
+
+
 @pytest.fixture(scope="session")
-def site_dir(tmp_path_factory: pytest.TempPathFactory) -> pathlib.Path:
-    """The site built with ``mkdocs build --strict`` into a temporary folder; or the one
-    in ``MTH_SITE``, which ``.ci/run`` has just built from the same tree with the same
+def site_dir(request: pytest.FixtureRequest) -> pathlib.Path:
+    """The site built with ``mkdocs build --strict`` into a temporary folder, once for
+    the whole run (``build_site.py``, started as the session starts); or the one in
+    ``MTH_SITE``, which ``.ci/run`` has just built from the same tree with the same
     command (so CI builds it once, not twice)."""
     if os.environ.get("MTH_SITE"):
         site = pathlib.Path(os.environ["MTH_SITE"])
         assert (site / "index.html").is_file(), f"MTH_SITE={site} holds no built site"
         return site
-    try:
-        import material  # noqa: F401
-        import mkdocs  # noqa: F401
-    except ImportError:
+    if _docs_extra_missing():
         skip_or_fail("the docs extra is not installed: pip install -e '.[docs]'")
-    if not os.environ.get("PYTEST_XDIST_WORKER"):
-        return _build(tmp_path_factory.mktemp("site"))
-    # pytest-xdist's workers share the parent of their temporary folders: the first to get
-    # here builds the site there, the others wait for it (creating a file is atomic).
-    shared = tmp_path_factory.getbasetemp().parent
+    shared = _shared_folder(request.config)
+    _start_site_build(shared)  # if the collection hook did not (a test selected by hand)
     site, failed = shared / "site", shared / "site.failed"
-    try:
-        os.close(os.open(shared / "site.building", os.O_CREAT | os.O_EXCL))
-    except FileExistsError:
-        while not (site / "index.html").is_file():
-            assert not failed.exists(), failed.read_text()
-            time.sleep(0.5)
-        return site
-    try:
-        return _build(site)
-    except AssertionError as error:
-        failed.write_text(str(error))
-        raise
-
-
-def _build(site: pathlib.Path) -> pathlib.Path:
-    """``mkdocs build --strict`` into ``site``; its ``index.html`` is written last."""
-    env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
-    staging = site.with_name(site.name + ".staging")
-    build = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet",
-                            "--site-dir", str(staging)], cwd=ROOT, env=env,
-                           capture_output=True, text=True)
-    assert build.returncode == 0, f"mkdocs build --strict failed:\n{build.stderr}"
-    staging.replace(site)
+    deadline = time.monotonic() + 1800  # a build that died without a word
+    while not (site / "index.html").is_file():
+        assert not failed.exists(), failed.read_text(encoding="utf-8")
+        assert time.monotonic() < deadline, f"no site in {site} after 30 minutes"
+        time.sleep(0.5)
     return site
 
 
