@@ -1,8 +1,10 @@
 """``torch.nn.parallel``: running one model on several devices. On a machine without a
-GPU there is only one device, so ``DataParallel`` calls the module itself and
-``DistributedDataParallel`` cannot start without a process group."""
+GPU there is only one device, so ``DataParallel`` calls the module itself,
+``DistributedDataParallel`` cannot start without a process group, and ``scatter`` and
+``gather`` handle everything but tensors, which need GPU kernels."""
 
 from .data_parallel import DataParallel, data_parallel
 from .distributed import DistributedDataParallel
+from .scatter_gather import gather, scatter
 
-__all__ = ["DataParallel", "DistributedDataParallel", "data_parallel"]
+__all__ = ["DataParallel", "DistributedDataParallel", "data_parallel", "gather", "scatter"]
