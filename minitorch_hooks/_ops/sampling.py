@@ -62,6 +62,25 @@ def _check_arguments(input: Any, num_samples: Any, replacement: bool,
         raise RuntimeError("number of categories cannot exceed 2^24")
 
 
+def _is_dense(array: np.ndarray) -> bool:
+    """Whether the elements of ``array`` tile a block of memory, without gaps or overlaps
+    (no stride 0, as an ``expand`` makes), in some order of the dimensions."""
+    expected = array.itemsize
+    for axis in sorted(range(array.ndim), key=lambda axis: abs(array.strides[axis])):
+        if array.shape[axis] != 1:
+            if abs(array.strides[axis]) != expected:
+                return False
+            expected *= array.shape[axis]
+    return True
+
+
+def _empty_like(probs: np.ndarray) -> np.ndarray:
+    """``empty_like(probs)`` as PyTorch lays it out (``preserve_format``): with the input's
+    strides when it is dense, so a transposed input is filled in another order than its
+    contiguous copy; row-major otherwise (an expanded input)."""
+    return np.empty_like(probs) if _is_dense(probs) else np.empty(probs.shape, probs.dtype)
+
+
 def _largest_ratios(probs: np.ndarray, num_samples: int, generator: Generator) -> np.ndarray:
     """The first algorithm: the indices of the ``num_samples`` largest ``probs / q``."""
     if probs.size == 0:
@@ -71,7 +90,9 @@ def _largest_ratios(probs: np.ndarray, num_samples: int, generator: Generator) -
         raise RuntimeError("probability tensor contains either `inf`, `nan` or element < 0")
     if (probs.sum(-1) == 0).any():
         raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
-    ratios = probs / generator._exponential(probs.shape, probs.dtype)
+    exponentials = _empty_like(probs)
+    generator._exponential_(exponentials)  # in that memory's order
+    ratios = probs / exponentials
     if num_samples == 1:
         return np.argmax(ratios, axis=-1, keepdims=True).astype(np.int64)
     return topk(wrap(ratios), num_samples)[1]._data
@@ -91,8 +112,7 @@ def _row_error(row: np.ndarray) -> str | None:
 
 def _inverse_cdf(probs: np.ndarray, num_samples: int, generator: Generator) -> np.ndarray:
     """The second algorithm, one row after another."""
-    rows = probs.reshape(-1, probs.shape[-1]).astype(np.float32 if probs.dtype == np.float16
-                                                     else probs.dtype)
+    rows = np.atleast_2d(probs).astype(np.float32 if probs.dtype == np.float16 else probs.dtype)
     samples = np.empty((len(rows), num_samples), dtype=np.int64)
     for i, row in enumerate(rows):
         cumulative = np.cumsum(row)  # added one after another, as the kernel's loop does
