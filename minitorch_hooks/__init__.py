@@ -187,6 +187,7 @@ from ._ops.reduction import (
 )
 from ._ops.repeating import repeat_interleave, roll, tile
 from ._ops.rounding import ceil, floor, frac, round, trunc
+from ._ops.sampling import multinomial
 from ._ops.setitem import masked_fill
 from ._ops.shape import (
     cat,
@@ -209,7 +210,6 @@ from ._ops.shape import (
 from ._ops.shape import transpose as swapaxes
 from ._ops.shape import transpose as swapdims
 from ._ops.softmax import log_softmax, logsumexp, softmax
-from ._ops.sampling import multinomial
 from ._ops.sorting import argsort, sort, topk
 from ._ops.stacking import (
     atleast_1d,
