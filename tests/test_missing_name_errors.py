@@ -82,14 +82,20 @@ def test_from_import_of_a_missing_name_under_torch(tmp_path):
         "import minitorch_hooks\nminitorch_hooks.install_as_torch()\n"
         "try:\n    from torch.nn import CTCLoss\n"
         "except ImportError as error:\n    print(type(error).__name__, error)\n"
-        "import torch\nprint(hasattr(torch.nn, 'CTCLoss'))\n")
+        "import torch\nprint(hasattr(torch.nn, 'CTCLoss'))\n"
+        "try:\n    import torch.autograd.forward_ad\n"
+        "except ImportError as error:\n    print(type(error).__name__, error)\n"
+        "print(hasattr(torch.autograd, 'functional'), hasattr(torch.distributions, 'Normal'))\n")
     env = dict(os.environ, PYTHONPATH=str(pathlib.Path(torch.__file__).parent.parent))
     done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
                           env=env, timeout=120, check=True)
     assert done.stdout.splitlines() == [
         "TorchFeatureImportError torch.nn.CTCLoss is not implemented by minitorch_hooks (it "
         "is part of PyTorch 2.13: the course's pages 'What the library leaves out' and 'API "
-        "coverage' say what is missing)", "False"]
+        "coverage' say what is missing)", "False",
+        "ModuleNotFoundError torch.autograd.forward_ad is not implemented by minitorch_hooks "
+        "(it is part of PyTorch 2.13: the course's pages 'What the library leaves out' and "
+        "'API coverage' say what is missing)", "False False"]
 
 
 def test_import_of_one_of_pytorchs_modules_that_is_missing():

@@ -142,13 +142,17 @@ def _multinomial(input: Any, num_samples: Any, replacement: bool, generator: Gen
 
 
 def _by_name(input: Any, num_samples: Any, replacement: bool = False, *,
-             generator: Generator | None = None) -> tuple[Any, Any, bool, Any]:
+             generator: Generator | None = None, out: Tensor | None = None
+             ) -> tuple[Any, Any, bool, Any]:
     """The arguments by name, as ``multinomial``'s signature binds them."""
+    if out is not None:
+        raise NotImplementedError("minitorch_hooks does not implement out=")
     return input, num_samples, replacement, generator
 
 
 def multinomial(*args: Any, **kwargs: Any) -> Tensor:
-    """``torch.multinomial(input, num_samples, replacement=False, *, generator=None)``:
+    """``torch.multinomial(input, num_samples, replacement=False, *, generator=None)``
+    (``out=`` is not implemented):
     ``num_samples`` indices per row of the weights ``input`` (1-D or 2-D), an int64 tensor.
     Its arguments are taken as ``*args`` so that an error can say at which position the
     bad one was given, as PyTorch's parser does.
