@@ -8,7 +8,9 @@ A public name is one ``dir()`` shows without a leading underscore, minus what a 
 only imported for itself: another library's modules (``torch.os``), typing helpers
 (``torch.nn.functional.Optional``). The namespaces are those a PyTorch program reaches
 through attributes (``torch``, ``torch.Tensor``, ``torch.nn``, ``torch.nn.functional``,
-``torch.optim``); the modules are every public module of the ``torch`` package, three dots
+``torch.optim``, and the submodules of which minitorch_hooks has a part: ``torch.autograd``,
+``torch.distributions`` and its ``constraints``, ``torch.multiprocessing``,
+``torch.nn.parallel``); the modules are every public module of the ``torch`` package, three dots
 deep at most, which ``import torch.X`` may name. The file is plain text, one name a line
 under a ``[namespace]`` heading, so that a diff shows what a new release changed.
 """
@@ -25,16 +27,20 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "minitorch_hooks" / "pytorch_names.txt"
-NAMESPACES = ["torch", "torch.Tensor", "torch.nn", "torch.nn.functional", "torch.optim"]
+NAMESPACES = ["torch", "torch.Tensor", "torch.nn", "torch.nn.functional", "torch.optim",
+              "torch.autograd", "torch.distributions", "torch.distributions.constraints",
+              "torch.multiprocessing", "torch.nn.parallel"]
 MODULES = "modules"  # the heading of the list of submodules
 HEADER = ("# PyTorch 2.13.0's public names by namespace, and its public modules; written by "
           "`python -m docs_tools.pytorch_names`.\n")
 
 
-def _is_its_own(value: Any) -> bool:
-    """Whether a namespace's attribute is PyTorch's, not a library it imported."""
+def _is_its_own(value: Any, namespace: str) -> bool:
+    """Whether a namespace's attribute is PyTorch's, not a library it imported (nor the
+    package above it, such as the ``torch`` that ``torch.autograd`` imported)."""
     if inspect.ismodule(value):
-        return value.__name__.split(".")[0] == "torch"
+        name = value.__name__
+        return name.split(".")[0] == "torch" and not (namespace + ".").startswith(name + ".")
     module = getattr(value, "__module__", None)
     return not isinstance(module, str) or module.split(".")[0] in ("torch", "builtins")
 
@@ -52,7 +58,7 @@ def public_names(namespace: str) -> list[str]:
             value = inspect.getattr_static(owner, name)
         except AttributeError:
             continue
-        if namespace == "torch.Tensor" or _is_its_own(value):
+        if namespace == "torch.Tensor" or _is_its_own(value, namespace):
             names.append(name)
     return sorted(names)
 

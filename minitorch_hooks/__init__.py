@@ -24,9 +24,11 @@ from . import (
     autograd,
     backends,
     cuda,
+    distributions,
     futures,
     jit,
     linalg,
+    multiprocessing,
     nn,
     optim,
     return_types,
@@ -185,6 +187,7 @@ from ._ops.reduction import (
 )
 from ._ops.repeating import repeat_interleave, roll, tile
 from ._ops.rounding import ceil, floor, frac, round, trunc
+from ._ops.sampling import multinomial
 from ._ops.setitem import masked_fill
 from ._ops.shape import (
     cat,

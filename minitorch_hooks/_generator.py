@@ -77,10 +77,10 @@ class Generator:
     """A CPU random number generator that draws exactly the numbers ``torch.Generator`` draws.
 
     The public methods mirror ``torch.Generator``. The private ``_uniform_``, ``_normal_``,
-    ``_random_``, ``_randperm``, ``_bernoulli_`` and ``_bernoulli_tensor`` are the NumPy kernels
-    behind ``torch.rand``, ``randn``, ``randint``, ``randperm``, ``bernoulli`` and dropout; each
-    fills an existing array in place, in storage order, and consumes exactly as many 32-bit draws
-    as PyTorch, so a later draw matches too.
+    ``_random_``, ``_randperm``, ``_bernoulli_``, ``_bernoulli_tensor`` and ``_exponential_`` are
+    the NumPy kernels behind ``torch.rand``, ``randn``, ``randint``, ``randperm``, ``bernoulli``,
+    dropout and ``multinomial``; each fills an array in storage order, and consumes exactly as
+    many 32-bit draws as PyTorch, so a later draw matches too.
     See <https://docs.pytorch.org/docs/2.13/generated/torch.Generator.html>
     """
 
@@ -437,6 +437,18 @@ class Generator:
         for i, j in enumerate(partners):
             permutation[i], permutation[j] = permutation[j], permutation[i]
         return np.array(permutation, dtype=np.int64)
+
+    def _exponential_(self, array: np.ndarray) -> None:
+        """Exponential samples of rate 1 (``Tensor.exponential_()``, behind ``multinomial``),
+        filled in storage order.
+
+        Each element is ``-log1p(-u)`` for one double uniform ``u`` (one ``random64()``),
+        whatever the dtype: PyTorch's CPU kernel draws from ``exponential_distribution<double>``
+        with the C library's ``log1p`` (``_libm``, not NumPy's), then casts the result.
+        """
+        dtype = array.dtype
+        _fill_in_storage_order(array, lambda count: _cast(
+            -_libm(math.log1p, -self._uniform_double(count)), dtype))
 
     def _bernoulli_(self, array: np.ndarray, p: float) -> None:
         """``Tensor.bernoulli_(p)`` with a float ``p`` (behind dropout): 1 with probability p.

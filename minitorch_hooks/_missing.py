@@ -7,8 +7,10 @@ list of what is left out, not with an AttributeError that looks like a typo. PyT
 PyTorch by ``docs_tools/pytorch_names.py``), and three small hooks consult it only when a
 lookup has already failed:
 
-* a module-level ``__getattr__`` in ``torch``, ``torch.nn``, ``torch.nn.functional`` and
-  ``torch.optim`` (Python calls it only for a name the module does not have);
+* a module-level ``__getattr__`` in ``torch`` and in its modules that PyTorch programs
+  reach through attributes (``torch.nn``, ``torch.nn.functional``, ``torch.optim``,
+  ``torch.autograd``, ``torch.distributions``...; Python calls it only for a name the
+  module does not have);
 * a descriptor on ``Tensor`` for each of PyTorch's tensor attributes that we lack. A
   ``__getattr__`` on the class would do the same, but it would slow *every* attribute
   access of every tensor (CPython's fast paths skip classes that define it); a

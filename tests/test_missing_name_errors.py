@@ -24,6 +24,13 @@ MISSING = {
     "torch.nn.CTCLoss": lambda: torch.nn.CTCLoss,
     "torch.nn.functional.ctc_loss": lambda: torch.nn.functional.ctc_loss,
     "torch.optim.LBFGS": lambda: torch.optim.LBFGS,
+    # the submodules of which the package has a part
+    "torch.autograd.forward_ad": lambda: torch.autograd.forward_ad,
+    "torch.autograd.functional": lambda: torch.autograd.functional,
+    "torch.distributions.Normal": lambda: torch.distributions.Normal,
+    "torch.distributions.constraints.positive": lambda: torch.distributions.constraints.positive,
+    "torch.multiprocessing.spawn": lambda: torch.multiprocessing.spawn,
+    "torch.nn.parallel.replicate": lambda: torch.nn.parallel.replicate,
 }
 
 
@@ -46,12 +53,17 @@ def test_feature_probes_answer_false_and_the_default():
     assert not hasattr(x, "stft") and getattr(x, "stft", "default") == "default"
     assert not hasattr(torch.Tensor, "stft")
     assert not hasattr(torch.nn, "CTCLoss") and not hasattr(torch.optim, "LBFGS")
+    assert not hasattr(torch.autograd, "forward_ad")
+    assert getattr(torch.autograd, "functional", "default") == "default"
+    assert hasattr(torch.autograd, "grad") and hasattr(torch.distributions, "Categorical")
 
 
 @pytest.mark.parametrize(("statement", "name"), [
     ("from minitorch_hooks import stft", "torch.stft"),
     ("from minitorch_hooks.nn import CTCLoss", "torch.nn.CTCLoss"),
-    ("from minitorch_hooks.optim import SGD, LBFGS", "torch.optim.LBFGS")])
+    ("from minitorch_hooks.optim import SGD, LBFGS", "torch.optim.LBFGS"),
+    ("from minitorch_hooks.autograd import grad, forward_ad", "torch.autograd.forward_ad"),
+    ("from minitorch_hooks.distributions import Normal", "torch.distributions.Normal")])
 def test_from_import_of_a_missing_name_is_an_import_error_that_names_it(statement, name):
     """Python turns an AttributeError met by ``from ... import`` into its own message
     without ours, so there the error is an ImportError (still a NotImplementedError)."""
@@ -70,14 +82,20 @@ def test_from_import_of_a_missing_name_under_torch(tmp_path):
         "import minitorch_hooks\nminitorch_hooks.install_as_torch()\n"
         "try:\n    from torch.nn import CTCLoss\n"
         "except ImportError as error:\n    print(type(error).__name__, error)\n"
-        "import torch\nprint(hasattr(torch.nn, 'CTCLoss'))\n")
+        "import torch\nprint(hasattr(torch.nn, 'CTCLoss'))\n"
+        "try:\n    import torch.autograd.forward_ad\n"
+        "except ImportError as error:\n    print(type(error).__name__, error)\n"
+        "print(hasattr(torch.autograd, 'functional'), hasattr(torch.distributions, 'Normal'))\n")
     env = dict(os.environ, PYTHONPATH=str(pathlib.Path(torch.__file__).parent.parent))
     done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
                           env=env, timeout=120, check=True)
     assert done.stdout.splitlines() == [
         "TorchFeatureImportError torch.nn.CTCLoss is not implemented by minitorch_hooks (it "
         "is part of PyTorch 2.13: the course's pages 'What the library leaves out' and 'API "
-        "coverage' say what is missing)", "False"]
+        "coverage' say what is missing)", "False",
+        "ModuleNotFoundError torch.autograd.forward_ad is not implemented by minitorch_hooks "
+        "(it is part of PyTorch 2.13: the course's pages 'What the library leaves out' and "
+        "'API coverage' say what is missing)", "False False"]
 
 
 def test_import_of_one_of_pytorchs_modules_that_is_missing():
@@ -87,6 +105,16 @@ def test_import_of_one_of_pytorchs_modules_that_is_missing():
     assert raised.value.name == "minitorch_hooks.fft"
     with pytest.raises(ModuleNotFoundError, match="^No module named 'minitorch_hooks.fftx'$"):
         importlib.import_module("minitorch_hooks.fftx")
+
+
+@pytest.mark.parametrize("module", ["autograd.forward_ad", "autograd.functional",
+                                    "distributions.normal"])
+def test_import_of_a_missing_submodule_of_a_module_we_have(module):
+    with pytest.raises(ModuleNotFoundError, match=re.escape(
+            f"torch.{module} is not implemented by minitorch_hooks")):
+        importlib.import_module(f"minitorch_hooks.{module}")
+    with pytest.raises(ModuleNotFoundError, match="^No module named "):
+        importlib.import_module(f"minitorch_hooks.{module}x")
 
 
 def test_an_attribute_set_on_a_tensor_hides_the_missing_one():

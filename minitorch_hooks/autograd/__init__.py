@@ -9,6 +9,7 @@ import warnings
 
 import numpy as np
 
+from .. import _missing
 from .._tensor import Tensor, wrap
 from .._warnings import warn_once
 from .anomaly_mode import detect_anomaly, set_detect_anomaly
@@ -138,3 +139,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph: bool | None = None,
         grads = [wrap(np.zeros_like(x._data), create_graph) if g is None else g
                  for g, x in zip(grads, inputs)]
     return tuple(grads)
+
+
+# A name of PyTorch's that is missing here (``forward_ad``, ``functional``...) says so.
+__getattr__ = _missing.module_getattr(__name__, "torch.autograd")

@@ -33,6 +33,7 @@ from .modules import (
     ConvTranspose1d,
     ConvTranspose2d,
     ConvTranspose3d,
+    CosineSimilarity,
     CrossEntropyLoss,
     Dropout,
     Dropout1d,
@@ -69,6 +70,7 @@ from .modules import (
     MSELoss,
     MultiheadAttention,
     NLLLoss,
+    PairwiseDistance,
     PixelShuffle,
     PixelUnshuffle,
     PReLU,
@@ -129,6 +131,6 @@ __all__ = ["AdaptiveAvgPool2d", "AvgPool2d", "BatchNorm1d", "BatchNorm2d", "Buff
            "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d",
            "AdaptiveAvgPool1d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "AvgPool1d", "MaxPool1d",
            "AdaptiveAvgPool3d", "AdaptiveMaxPool3d", "AvgPool3d", "MaxPool3d", "MaxUnpool1d",
-           "MaxUnpool2d", "MaxUnpool3d"]
+           "MaxUnpool2d", "MaxUnpool3d", "CosineSimilarity", "PairwiseDistance"]
 
 __getattr__ = _missing.module_getattr(__name__, "torch.nn")  # PyTorch's missing names say so

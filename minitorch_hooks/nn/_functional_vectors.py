@@ -1,13 +1,17 @@
-"""``F.normalize``, ``F.cosine_similarity`` and ``F.one_hot``: what embedding, contrastive
-and attribution code does with vectors. Import them from ``minitorch_hooks.nn.functional``.
+"""``F.normalize``, ``F.cosine_similarity``, ``F.pairwise_distance`` and ``F.one_hot``: what
+embedding, contrastive and attribution code does with vectors. Import them from
+``minitorch_hooks.nn.functional``.
 
 ``normalize`` and ``cosine_similarity`` are built from recorded operations, the same ones
 as in PyTorch, so their graphs are PyTorch's: ``normalize`` divides by the norm clamped
 away from 0 (``clamp_min(eps)``, so a zero vector stays zero instead of becoming NaN);
 ``cosine_similarity`` divides each input by a *copy* of its norm, clamped in place without
-recording, and sums the products (so a zero vector gives 0 too).
+recording, and sums the products (so a zero vector gives 0 too). ``pairwise_distance`` is
+ATen's one line, ``norm(x1 - x2 + eps, p, last dim)``: the ``eps`` is added to every
+difference, not to the distance, so that a negative ``p`` never takes a power of 0.
 See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.functional.normalize.html>,
-<https://docs.pytorch.org/docs/2.13/generated/torch.nn.functional.cosine_similarity.html>
+<https://docs.pytorch.org/docs/2.13/generated/torch.nn.functional.cosine_similarity.html>,
+<https://docs.pytorch.org/docs/2.13/generated/torch.nn.functional.pairwise_distance.html>
 and <https://docs.pytorch.org/docs/2.13/generated/torch.nn.functional.one_hot.html>
 """
 
@@ -18,13 +22,13 @@ import numpy as np
 from .._dtype import from_numpy_dtype
 from .._ops import clamping, conversion
 from .._ops.norms import tensor_norm, vector_norm
-from .._ops.pointwise import broadcast_shapes, div, mul
+from .._ops.pointwise import add, broadcast_shapes, div, mul, sub
 from .._ops.reduction import sum
 from .._ops.shape import expand, expand_as
 from .._tensor import Tensor, wrap
 from ..autograd.grad_mode import no_grad
 
-__all__ = ["cosine_similarity", "normalize", "one_hot"]
+__all__ = ["cosine_similarity", "normalize", "one_hot", "pairwise_distance"]
 
 
 def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12,
@@ -50,6 +54,14 @@ def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -
         for norm in norms:
             clamping.clamp_min_(norm, eps)
     return sum(mul(div(x1, norms[0]), div(x2, norms[1])), dim)
+
+
+def pairwise_distance(x1: Tensor, x2: Tensor, p: float = 2.0, eps: float = 1e-6,
+                      keepdim: bool = False) -> Tensor:
+    """The ``p``-norm of ``x1 - x2 + eps`` along the last dimension of the broadcast
+    inputs (rows of a batch, or two vectors)."""
+    last = max(x1.dim(), x2.dim()) - 1
+    return tensor_norm(add(sub(x1, x2), eps), p, last, keepdim)
 
 
 def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:

@@ -73,7 +73,7 @@ from ._functional_pool_more import (
     max_unpool3d,
 )
 from ._functional_threshold import elu, elu_, softplus, threshold, threshold_
-from ._functional_vectors import cosine_similarity, normalize, one_hot
+from ._functional_vectors import cosine_similarity, normalize, one_hot, pairwise_distance
 
 __all__ = ["adaptive_avg_pool2d", "adaptive_avg_pool3d", "adaptive_max_pool3d", "avg_pool2d",
            "avg_pool3d", "max_pool3d", "max_pool3d_with_indices", "max_unpool1d", "max_unpool2d",
@@ -86,7 +86,7 @@ __all__ = ["adaptive_avg_pool2d", "adaptive_avg_pool3d", "adaptive_max_pool3d", 
            "instance_norm", "adaptive_avg_pool1d", "adaptive_max_pool1d", "adaptive_max_pool2d",
            "avg_pool1d", "max_pool1d", "max_pool1d_with_indices", "unfold",
            "elu", "elu_", "softplus", "threshold", "threshold_", "cosine_similarity",
-           "normalize", "one_hot",
+           "normalize", "one_hot", "pairwise_distance",
            "dropout", "embedding", "gelu", "group_norm", "interpolate", "l1_loss", "layer_norm",
            "leaky_relu", "leaky_relu_", "linear", "prelu", "log_softmax", "max_pool2d",
            "max_pool2d_with_indices", "mse_loss", "nll_loss", "pad", "pixel_shuffle",

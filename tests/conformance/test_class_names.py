@@ -19,8 +19,8 @@ from harness import assert_same_outcome
 
 import minitorch_hooks
 
-NAMESPACES = ["", ".nn", ".nn.modules", ".nn.utils", ".optim", ".utils.data", ".return_types",
-              "._C"]
+NAMESPACES = ["", ".nn", ".nn.modules", ".nn.utils", ".nn.parallel", ".optim", ".utils.data",
+              ".return_types", ".distributions", ".distributions.constraints", "._C"]
 # Modules whose public names are not all PyTorch's (our own helpers, not underscored, sit
 # beside them): PyTorch's classes there.
 CLASSES = {

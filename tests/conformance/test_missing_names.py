@@ -23,6 +23,16 @@ LOOKUPS = {
         torch.__name__ + ".nn.no_such_module"),
     "from torch import no_such_name": lambda torch: exec(
         f"from {torch.__name__} import no_such_name", {}),
+    "torch.autograd.no_such_name": lambda torch: torch.autograd.no_such_name,
+    "import torch.autograd.no_such_module": lambda torch: importlib.import_module(
+        torch.__name__ + ".autograd.no_such_module"),
+    "torch.distributions.no_such_name": lambda torch: importlib.import_module(
+        torch.__name__ + ".distributions").no_such_name,
+    "import torch.distributions.no_such_module": lambda torch: importlib.import_module(
+        torch.__name__ + ".distributions.no_such_module"),
+    "torch.multiprocessing.no_such_name": lambda torch: importlib.import_module(
+        torch.__name__ + ".multiprocessing").no_such_name,
+    "torch.nn.parallel.no_such_name": lambda torch: torch.nn.parallel.no_such_name,
 }
 
 
@@ -48,6 +58,10 @@ def test_feature_probes_of_names_that_do_not_exist():
         return (hasattr(torch, "no_such_name"), getattr(torch, "no_such_name", "default"),
                 hasattr(x, "no_such_name"), getattr(x, "no_such_name", 7),
                 hasattr(torch.nn, "no_such_name"), hasattr(torch.Tensor, "no_such_name"),
-                hasattr(torch, "nn"), hasattr(x, "register_hook"))
+                hasattr(torch, "nn"), hasattr(x, "register_hook"),
+                hasattr(torch.autograd, "no_such_name"),
+                getattr(torch.autograd, "no_such_name", "default"),
+                hasattr(torch.autograd, "grad"), hasattr(torch, "distributions"),
+                hasattr(torch, "multiprocessing"))
 
     assert_same_outcome(scenario)
