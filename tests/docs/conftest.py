@@ -58,13 +58,13 @@ def _start_site_build(shared: pathlib.Path) -> None:
                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
-def pytest_collection_modifyitems(config: pytest.Config, items: list) -> None:
-    """The site is built from the start of the session when a test will look at it (and
-    no built site is given in ``MTH_SITE``), beside the tests that run first, rather than
-    with a core waiting for it when the first of those tests comes."""
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """The site is built from the start of the session when a selected test will look at
+    it (and no built site is given in ``MTH_SITE``), beside the tests that run first,
+    rather than with a core waiting for it when the first of those tests comes."""
     if (not os.environ.get("MTH_SITE") and not _docs_extra_missing()
-            and any("site_dir" in getattr(item, "fixturenames", ()) for item in items)):
-        _start_site_build(_shared_folder(config))
+            and any("site_dir" in getattr(item, "fixturenames", ()) for item in session.items)):
+        _start_site_build(_shared_folder(session.config))
 
 
 @pytest.fixture(scope="session")
