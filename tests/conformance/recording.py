@@ -194,9 +194,25 @@ def value_name(value: Any) -> str | None:
 
 
 @functools.cache
-def _lambdas_in(filename: str) -> tuple[str, list[ast.Lambda]]:
+def _lambdas_in(filename: str) -> dict[int, list[tuple[tuple[str, ...], str]]]:
+    """The lambdas of a file by first line: their arguments' names and their source text,
+    on one line. The file is read and split once (``ast.get_source_segment`` splits the
+    whole file again for each lambda, which made collection take seconds)."""
     source = pathlib.Path(filename).read_text(encoding="utf-8")
-    return source, [node for node in ast.walk(ast.parse(source)) if isinstance(node, ast.Lambda)]
+    lines = source.splitlines(keepends=True)
+    found: dict[int, list[tuple[tuple[str, ...], str]]] = {}
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Lambda):
+            # the offsets count bytes of UTF-8; the end is cut first, in case both are
+            # on one line
+            piece = [line.encode("utf-8") for line in lines[node.lineno - 1:node.end_lineno]]
+            piece[-1] = piece[-1][:node.end_col_offset]
+            piece[0] = piece[0][node.col_offset:]
+            arguments = tuple(a.arg for a in (*node.args.posonlyargs, *node.args.args,
+                                              *node.args.kwonlyargs))
+            text = " ".join(b"".join(piece).decode("utf-8").split())
+            found.setdefault(node.lineno, []).append((arguments, text))
+    return found
 
 
 def _lambda_source(function: Any) -> str | None:
@@ -204,13 +220,12 @@ def _lambda_source(function: Any) -> str | None:
     it captures; ``None`` when its line has two such lambdas."""
     code = function.__code__
     try:
-        source, lambdas = _lambdas_in(code.co_filename)
+        lambdas = _lambdas_in(code.co_filename)
     except (OSError, SyntaxError, ValueError):
         return None
     arguments = code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]
-    found = [node for node in lambdas if node.lineno == code.co_firstlineno
-             and tuple(a.arg for a in (*node.args.posonlyargs, *node.args.args,
-                                       *node.args.kwonlyargs)) == arguments]
+    found = [text for names, text in lambdas.get(code.co_firstlineno, ())
+             if names == arguments]
     if len(found) != 1:
         return None
     captured = [*(function.__defaults__ or ()), *(function.__kwdefaults__ or {}).values(),
@@ -218,8 +233,7 @@ def _lambda_source(function: Any) -> str | None:
     names = value_name(captured) if captured else None
     if captured and names is None:
         return None
-    text = " ".join(ast.get_source_segment(source, found[0]).split())
-    return text + (f" with {names}" if names else "")
+    return found[0] + (f" with {names}" if names else "")
 
 
 # Longer keys keep their start and a digest of the whole, to stay readable in a diff.
