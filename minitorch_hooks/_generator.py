@@ -25,6 +25,7 @@ See <https://docs.pytorch.org/docs/2.13/generated/torch.Generator.html> and
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 from typing import Any
@@ -73,6 +74,22 @@ _STATE_LAYOUT = np.dtype(
     }
 )
 
+@functools.lru_cache(maxsize=8)
+def _seeded_state(seed: int) -> np.ndarray:
+    """The 624 words of state MT19937's classic ``init_genrand`` makes of a 32-bit seed.
+
+    Remembered for the last few seeds: programs and tests seed with the same few numbers
+    again and again, and this loop is most of the time seeding takes. (The engine copies
+    the words into its own state, so the remembered array is never changed.)"""
+    words = [seed]
+    for i in range(1, _MT_WORDS):
+        previous = words[-1]
+        words.append((1812433253 * (previous ^ (previous >> 30)) + i) & 0xFFFFFFFF)
+    state = np.array(words, dtype=np.uint32)
+    state.flags.writeable = False
+    return state
+
+
 class Generator:
     """A CPU random number generator that draws exactly the numbers ``torch.Generator`` draws.
 
@@ -113,13 +130,9 @@ class Generator:
         if not -(2**63) <= seed < 2**64:
             raise ValueError("Overflow when unpacking long long")
         self._seed = seed % 2**64
-        words = [self._seed & 0xFFFFFFFF]
-        for i in range(1, _MT_WORDS):
-            previous = words[-1]
-            words.append((1812433253 * (previous ^ (previous >> 30)) + i) & 0xFFFFFFFF)
         # pos=624 means "all words used": the engine twists the state before its first output,
         # exactly as PyTorch's engine does after seeding.
-        self._set_engine(np.array(words, dtype=np.uint32), 624, counters=(1, 0))
+        self._set_engine(_seeded_state(self._seed & 0xFFFFFFFF), 624, counters=(1, 0))
         # Box-Muller produces normals in pairs and caches the second one; reseeding drops it.
         self._next_double_normal: float | None = None
         self._next_float_normal: float | None = None
