@@ -1,14 +1,17 @@
-"""The separable resamplings: ``adaptive_avg_pool2d/3d`` and ``interpolate``'s ``nearest``
-and ``bilinear`` modes.
+"""The separable resamplings: ``adaptive_avg_pool2d/3d`` and every mode of ``interpolate``
+but ``'lanczos'`` and antialiasing: ``nearest``, ``nearest-exact``, ``linear``,
+``bilinear``, ``bicubic`` and ``trilinear``.
 
 Each is *linear along each axis separately*: an output row is a weighted sum of a few input
 rows, and an output column of a few input columns (and in 3-d, a slice of a few slices).
 One axis's map is a list of *taps*: tap ``t`` adds ``weight * input[source]`` into
 ``output[target]`` for every output (the nearest pixel is one tap without a weight, a
-copy; bilinear is two, the pixels on either side of the source position; an adaptive
-average window is one tap per element it covers, summed and then divided by its length).
-The forward pass applies the last axis's taps, then the one before; the backward pass
-sends each gradient back through the same taps, from target to source.
+copy; linear is two, the pixels on either side of the source position; cubic four; an
+adaptive average window is one tap per element it covers, summed and then divided by its
+length). ``bilinear`` and ``trilinear`` are ``linear``'s map along two or three axes, as
+``bicubic`` is the cubic map along two. The forward pass applies the last axis's taps, then
+the one before; the backward pass sends each gradient back through the same taps, from
+target to source.
 
 A matrix product would compute the same sums, but it multiplies *every* input by its
 weight, 0 for all but a few: an ``inf`` anywhere in a row then makes ``inf * 0 = nan`` in
@@ -90,13 +93,15 @@ def _divided(x: Any, maps: tuple[AxisMap, ...]) -> Any:
 
 
 class _ResamplingBackward(Node):
-    """The gradient of a separable resampling: the same taps, from target to source."""
+    """The gradient of a separable resampling: the same taps, from target to source (or
+    through ``gradient_maps``, where PyTorch's backward reads other taps than its forward)."""
 
-    __slots__ = ("maps",)
+    __slots__ = ("maps", "gradient_maps")
 
     def backward(self, grad):
-        grad = _divided(grad, self.maps)
-        for axis, axis_map in enumerate(self.maps, start=-len(self.maps)):
+        maps = self.gradient_maps or self.maps
+        grad = _divided(grad, maps)
+        for axis, axis_map in enumerate(maps, start=-len(maps)):
             grad = along(grad, axis, axis_map.reversed())
         return grad
 
@@ -118,21 +123,89 @@ class AdaptiveAvgPool3DBackward0(_AdaptiveAvgPoolBackward):
     __slots__ = ()
 
 
-class UpsampleNearest2DBackward0(_ResamplingBackward):
+SCALE_NAMES = {1: ("scales",), 2: ("scales_h", "scales_w"),
+               3: ("scales_d", "scales_h", "scales_w")}  # the scale factors, by axis
+
+
+class _Upsample1DBackward(_ResamplingBackward):
+    """What every ``upsample_*1d`` node saves: the sizes and the scale factor given."""
+
+    __slots__ = ("output_size", "scales", "self_sym_sizes")
+    saved_attributes = __slots__
+
+
+class _Upsample2DBackward(_ResamplingBackward):
     __slots__ = ("output_size", "scales_h", "scales_w", "self_sym_sizes")
-    saved_attributes = ("output_size", "scales_h", "scales_w", "self_sym_sizes")
+    saved_attributes = __slots__
 
 
-class UpsampleBilinear2DBackward0(_ResamplingBackward):
-    __slots__ = ("output_size", "align_corners", "scales_h", "scales_w", "self_sym_sizes")
-    saved_attributes = ("align_corners", "output_size", "scales_h", "scales_w",
-                        "self_sym_sizes")
+class _Upsample3DBackward(_ResamplingBackward):
+    __slots__ = ("output_size", "scales_d", "scales_h", "scales_w", "self_sym_sizes")
+    saved_attributes = __slots__
+
+
+class _Interpolate1DBackward(_Upsample1DBackward):
+    """An interpolating mode's node also saves ``align_corners``."""
+
+    __slots__ = ("align_corners",)
+    saved_attributes = __slots__ + _Upsample1DBackward.saved_attributes
+
+
+class _Interpolate2DBackward(_Upsample2DBackward):
+    __slots__ = ("align_corners",)
+    saved_attributes = __slots__ + _Upsample2DBackward.saved_attributes
+
+
+class _Interpolate3DBackward(_Upsample3DBackward):
+    __slots__ = ("align_corners",)
+    saved_attributes = __slots__ + _Upsample3DBackward.saved_attributes
+
+
+class UpsampleNearest1DBackward0(_Upsample1DBackward):
+    __slots__ = ()
+
+
+class UpsampleNearest2DBackward0(_Upsample2DBackward):
+    __slots__ = ()
+
+
+class UpsampleNearest3DBackward0(_Upsample3DBackward):
+    __slots__ = ()
+
+
+class UpsampleNearestExact1DBackward0(_Upsample1DBackward):
+    __slots__ = ()
+
+
+class UpsampleNearestExact2DBackward0(_Upsample2DBackward):
+    __slots__ = ()
+
+
+class UpsampleNearestExact3DBackward0(_Upsample3DBackward):
+    __slots__ = ()
+
+
+class UpsampleLinear1DBackward0(_Interpolate1DBackward):
+    __slots__ = ()
+
+
+class UpsampleBilinear2DBackward0(_Interpolate2DBackward):
+    __slots__ = ()
+
+
+class UpsampleBicubic2DBackward0(_Interpolate2DBackward):
+    __slots__ = ()
+
+
+class UpsampleTrilinear3DBackward0(_Interpolate3DBackward):
+    __slots__ = ()
 
 
 def resample(input: Tensor, maps: tuple[AxisMap, ...], node_type: type[Node],
-             **attributes: object) -> Tensor:
+             gradient_maps: tuple[AxisMap, ...] | None = None, **attributes: object) -> Tensor:
     """Every plane (or volume) of ``input`` mapped along its last ``len(maps)`` axes, the
-    last axis first, recorded as ``node_type``."""
+    last axis first, recorded as ``node_type`` (whose gradient goes back through
+    ``gradient_maps`` if given, else through ``maps``)."""
     x = out = input._data
     with np.errstate(invalid="ignore", over="ignore"):  # inf - inf, inf * 0: as PyTorch
         for axis, axis_map in reversed(list(enumerate(maps, start=-len(maps)))):
@@ -141,7 +214,8 @@ def resample(input: Tensor, maps: tuple[AxisMap, ...], node_type: type[Node],
     if x.dtype.kind != "f":  # a uint8 image resized to its nearest pixels: exact
         return wrap(out)
     saved = (input,) if "self" in node_type.saved_names else ()
-    return record(out, node_type, (input,), saved=saved, maps=maps, **attributes)
+    return record(out, node_type, (input,), saved=saved, maps=maps,
+                  gradient_maps=gradient_maps, **attributes)
 
 
 def adaptive_average_map(size: int, out: int) -> AxisMap:
@@ -155,35 +229,94 @@ def adaptive_average_map(size: int, out: int) -> AxisMap:
     return AxisMap(size, out, taps, lengths)
 
 
-def nearest_map(size: int, out: int, scale: float | None) -> AxisMap:
-    """Output ``i`` copies input ``floor(i * scale)``, where ``scale`` is ``1 /
-    scale_factor`` when one was given, else ``size / out`` (PyTorch's legacy 'nearest')."""
-    if out == size:  # PyTorch copies an axis whose size is unchanged, whatever the scale
+def nearest_map(size: int, out: int, scale: float | None, exact: bool = False,
+                copy_unchanged: bool = False) -> AxisMap:
+    """Output ``i`` copies input ``floor(i * ratio)`` (``'nearest'``, PyTorch's legacy rule,
+    which shifts the picture by half a pixel) or ``floor((i + 0.5) * ratio)``
+    (``'nearest-exact'``, the centres' rule), where ``ratio`` is ``1 / scale_factor`` when
+    one was given, else ``size / out``, in float32 whatever the dtype, as PyTorch computes
+    it. With ``copy_unchanged`` an axis whose size is unchanged is copied whatever the
+    scale factor: PyTorch does so in 'nearest''s 2-d forward and in every 'nearest'
+    backward, not in its 1-d and 3-d forwards (so ``scale_factor=1.3`` on an axis of 3
+    reads inputs 0, 0, 1 there, and sends the gradients back to 0, 1, 2)."""
+    if out == size and copy_unchanged:
         return AxisMap(size, size, (Tap(np.arange(size), np.arange(size), None),))
-    ratio = np.float32(1 / scale if scale else size / out)
-    source = np.floor(np.arange(out, dtype=np.float32) * ratio).astype(np.int64)
+    ratio = np.float32(1 / scale) if scale else np.float32(size) / np.float32(out)
+    position = np.arange(out, dtype=np.float32) + np.float32(0.5 if exact else 0)
+    source = np.floor(position * ratio).astype(np.int64)
     return AxisMap(size, out, (Tap(np.arange(out), np.minimum(source, size - 1), None),))
 
 
-def bilinear_map(size: int, out: int, align_corners: bool, scale: float | None) -> AxisMap:
-    """Output ``i`` mixes the two inputs around its source position: with
-    ``align_corners`` the corners' centres line up (``i * (size - 1) / (out - 1)``),
-    without it the corners' edges do (``(i + 0.5) * scale - 0.5``, at least 0). At the
-    last input both taps read it, and on an axis whose size is unchanged both taps read the
-    same input, with weights 1 and 0 (so an ``inf`` there gives ``inf + inf * 0 = nan``, as
-    in PyTorch)."""
+def _source_positions(size: int, out: int, align_corners: bool, scale: float | None,
+                      compute: type[np.floating]) -> np.ndarray:
+    """Where each output falls on the input axis (PyTorch's
+    ``area_pixel_compute_source_index``), in ``compute`` (float32, or float64 for a
+    float64 input): with ``align_corners`` the corners' centres line up,
+    ``i * (size - 1) / (out - 1)``; without it the corners' edges do,
+    ``(i + 0.5) * ratio - 0.5``, where ``ratio`` is ``1 / scale_factor`` when one was
+    given, else ``size / out``. The position may be negative near the first edge."""
+    i = np.arange(out, dtype=compute)
+    if align_corners:
+        return i * (compute(size - 1) / compute(out - 1) if out > 1 else compute(0))
+    ratio = compute(1 / scale) if scale else compute(size) / compute(out)
+    return ratio * (i + compute(0.5)) - compute(0.5)
+
+
+def _floor_and_fraction(source: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """The input at or before each position (at most the last one) and how far past it the
+    position lies, between 0 and 1 (PyTorch's ``guard_index_and_lambda``)."""
+    low = np.minimum(np.floor(source).astype(np.int64), size - 1)
+    return low, np.clip(source - low, 0, 1).astype(source.dtype)
+
+
+def linear_map(size: int, out: int, align_corners: bool, scale: float | None,
+               compute: type[np.floating] = np.float32) -> AxisMap:
+    """Output ``i`` mixes the two inputs around its source position (at least 0 here), by
+    weights ``1 - t`` and ``t``: one axis of ``'linear'``, ``'bilinear'`` and
+    ``'trilinear'``, which are this rule along each axis in turn. At the last input both
+    taps read it, and on an axis whose size is unchanged both taps read the same input,
+    with weights 1 and 0 (so an ``inf`` there gives ``inf + inf * 0 = nan``, as in
+    PyTorch)."""
+    targets = np.arange(out)
     if out == size:
         same = np.arange(size)
-        return AxisMap(size, out, (Tap(same, same, np.ones(size, dtype=np.float32)),
-                                   Tap(same, same, np.zeros(size, dtype=np.float32))))
-    i = np.arange(out, dtype=np.float32)
-    if align_corners:
-        source = i * np.float32((size - 1) / (out - 1) if out > 1 else 0)
-    else:
-        ratio = np.float32(1 / scale if scale else size / out)
-        source = np.maximum((i + np.float32(0.5)) * ratio - np.float32(0.5), 0)
-    low = np.minimum(np.floor(source).astype(np.int64), size - 1)
+        return AxisMap(size, out, (Tap(same, same, np.ones(size, dtype=compute)),
+                                   Tap(same, same, np.zeros(size, dtype=compute))))
+    source = np.maximum(_source_positions(size, out, align_corners, scale, compute), 0)
+    low, weight = _floor_and_fraction(source, size)
     high = np.minimum(low + 1, size - 1)
-    weight = source - low
-    targets = np.arange(out)
     return AxisMap(size, out, (Tap(targets, low, 1 - weight), Tap(targets, high, weight)))
+
+
+CUBIC_A = -0.75  # PyTorch's (and OpenCV's) choice for the cubic convolution kernel
+
+
+def _cubic_weights(t: np.ndarray) -> tuple[np.ndarray, ...]:
+    """The four weights of the inputs at distances ``1 + t``, ``t``, ``1 - t`` and
+    ``2 - t`` from the position (Keys' cubic convolution, PyTorch's
+    ``get_cubic_upsample_coefficients``): near inputs by ``((A + 2)x - (A + 3))x^2 + 1``,
+    far ones by ``((Ax - 5A)x + 8A)x - 4A``, which sum to 1."""
+    a, one = t.dtype.type(CUBIC_A), t.dtype.type(1)
+
+    def near(x):
+        return ((a + 2) * x - (a + 3)) * x * x + 1
+
+    def far(x):
+        return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a
+
+    return far(t + one), near(t), near(one - t), far(one - t + one)
+
+
+def cubic_map(size: int, out: int, align_corners: bool, scale: float | None,
+              compute: type[np.floating] = np.float32) -> AxisMap:
+    """Output ``i`` mixes the four inputs around its source position (one before, two
+    after), by the cubic weights; an input past either edge is read at the edge (PyTorch's
+    ``upsample_get_value_bounded``), so near the borders several taps read the same input.
+    The position is not moved up to 0 as ``linear_map``'s is: the weights need the true
+    distance. Nothing is copied when the size is unchanged: an ``inf`` then spreads, times
+    the weights 0, as ``nan`` into its neighbours, as in PyTorch's forward."""
+    low, t = _floor_and_fraction(_source_positions(size, out, align_corners, scale, compute),
+                                 size)
+    targets = np.arange(out)
+    return AxisMap(size, out, tuple(Tap(targets, np.clip(low - 1 + k, 0, size - 1), weight)
+                                    for k, weight in enumerate(_cubic_weights(t))))
