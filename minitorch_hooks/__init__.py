@@ -218,6 +218,7 @@ from ._ops.stacking import (
     row_stack,
     vstack,
 )
+from ._ops.svd import svd
 from ._ops.tensor_split import tensor_split
 from ._ops.unsafe_split import unsafe_chunk
 from ._ops.vdot import vdot

@@ -451,6 +451,11 @@ OPS: list[tuple[str, Op, tuple[np.ndarray, ...]]] = [
         x, size=(5, 3), mode="nearest-exact") ** 3, (signed((1, 2, 3, 4)),)),
     ("interpolate nearest-exact 3d", lambda torch, x: torch.nn.functional.interpolate(
         x, size=(3, 2, 4), mode="nearest-exact") ** 3, (signed((1, 1, 2, 3, 2)),)),
+    ("svdvals", lambda torch, x: torch.linalg.svdvals(x) ** 3, (signed((3, 4)),)),
+    ("svd", lambda torch, x: torch.linalg.svd(x, full_matrices=False).U ** 2 * 3
+     + torch.linalg.svd(x, full_matrices=False).Vh[:, :3].pow(2), (signed((3, 4)),)),
+    ("matrix_norm nuc", lambda torch, x: torch.linalg.matrix_norm(x, "nuc") * x,
+     (signed((4, 3)),)),
 ]
 
 # Node classes the table need not reach, and why.
