@@ -195,7 +195,6 @@ from ._ops.shape import (
     movedim,
     narrow,
     permute,
-    reshape,
     split,
     squeeze,
     stack,
@@ -204,6 +203,7 @@ from ._ops.shape import (
     unbind,
     unsqueeze,
 )
+from ._ops.shape import torch_reshape as reshape
 from ._ops.shape import transpose as swapaxes
 from ._ops.shape import transpose as swapdims
 from ._ops.softmax import log_softmax, logsumexp, softmax
