@@ -201,6 +201,14 @@ class UpsampleTrilinear3DBackward0(_Interpolate3DBackward):
     __slots__ = ()
 
 
+class UpsampleBilinear2DAaBackward0(_Interpolate2DBackward):
+    __slots__ = ()
+
+
+class UpsampleBicubic2DAaBackward0(_Interpolate2DBackward):
+    __slots__ = ()
+
+
 def resample(input: Tensor, maps: tuple[AxisMap, ...], node_type: type[Node],
              gradient_maps: tuple[AxisMap, ...] | None = None, **attributes: object) -> Tensor:
     """Every plane (or volume) of ``input`` mapped along its last ``len(maps)`` axes, the
@@ -256,10 +264,19 @@ def _source_positions(size: int, out: int, align_corners: bool, scale: float | N
     ``(i + 0.5) * ratio - 0.5``, where ``ratio`` is ``1 / scale_factor`` when one was
     given, else ``size / out``. The position may be negative near the first edge."""
     i = np.arange(out, dtype=compute)
+    ratio = _pixel_ratio(size, out, align_corners, scale, compute)
     if align_corners:
-        return i * (compute(size - 1) / compute(out - 1) if out > 1 else compute(0))
-    ratio = compute(1 / scale) if scale else compute(size) / compute(out)
+        return i * ratio
     return ratio * (i + compute(0.5)) - compute(0.5)
+
+
+def _pixel_ratio(size: int, out: int, align_corners: bool, scale: float | None,
+                 compute: type[np.floating]) -> np.floating:
+    """How far apart, in inputs, two neighbouring outputs lie (PyTorch's
+    ``area_pixel_compute_scale``)."""
+    if align_corners:
+        return compute(size - 1) / compute(out - 1) if out > 1 else compute(0)
+    return compute(1 / scale) if scale else compute(size) / compute(out)
 
 
 def _floor_and_fraction(source: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
@@ -320,3 +337,51 @@ def cubic_map(size: int, out: int, align_corners: bool, scale: float | None,
     targets = np.arange(out)
     return AxisMap(size, out, tuple(Tap(targets, np.clip(low - 1 + k, 0, size - 1), weight)
                                     for k, weight in enumerate(_cubic_weights(t))))
+
+
+def _triangle(x: np.ndarray) -> np.ndarray:
+    """The antialiasing filter of ``'bilinear'``: 1 at the centre, 0 from a distance of 1."""
+    x = np.abs(x)
+    return np.where(x < 1, 1 - x, 0).astype(x.dtype)
+
+
+def _keys_cubic(x: np.ndarray) -> np.ndarray:
+    """The antialiasing filter of ``'bicubic'``: Keys' cubic with ``A = -0.5``, as Pillow
+    (not the -0.75 of the plain bicubic mode, OpenCV's), 0 from a distance of 2."""
+    a, x = x.dtype.type(-0.5), np.abs(x)
+    near = ((a + 2) * x - (a + 3)) * x * x + 1
+    far = ((a * x - 5 * a) * x + 8 * a) * x - 4 * a
+    return np.where(x < 1, near, np.where(x < 2, far, 0)).astype(x.dtype)
+
+
+def antialias_map(size: int, out: int, align_corners: bool, scale: float | None, cubic: bool,
+                  compute: type[np.floating] = np.float32) -> AxisMap:
+    """``antialias=True`` (Pillow's resampling, PyTorch's
+    ``_compute_indices_min_size_weights_aa``): when shrinking, the filter (a triangle, or
+    the cubic) is stretched by the ratio, so each output averages every input its wider
+    window covers, not just the 2 or 4 nearest; the weights inside the input are then
+    divided by their sum. The window is centred at ``ratio * (i + 0.5)``; its reach, and
+    so the number of taps, is ``ceil(support) * 2 + 1`` at most."""
+    ratio = _pixel_ratio(size, out, align_corners, scale, compute)
+    reach = 2.0 if cubic else 1.0  # half the filter's width: interp_size * 0.5
+    support = compute(reach * ratio) if ratio >= 1 else compute(reach)
+    inverse = compute(1.0 / ratio) if ratio >= 1 else compute(1.0)
+    taps_at_most = int(np.ceil(support)) * 2 + 1
+    centre = (np.float64(ratio) * (np.arange(out) + 0.5)).astype(compute)
+    first = np.maximum(((centre - support) + 0.5).astype(np.int64), 0)  # (truncated, as C++)
+    count = np.clip(np.minimum(((centre + support) + 0.5).astype(np.int64), size) - first,
+                    0, taps_at_most)
+    shapes = _keys_cubic if cubic else _triangle
+    weights = [shapes(((j + first - centre) + 0.5).astype(compute) * inverse) for j in
+               range(taps_at_most)]
+    inside = [j < count for j in range(taps_at_most)]
+    total = np.zeros(out, dtype=compute)
+    for weight, used in zip(weights, inside):
+        total = total + np.where(used, weight, 0).astype(compute)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        normalised = [np.where(total != 0, weight / total, weight).astype(compute)
+                      for weight in weights]
+    targets = np.arange(out)
+    return AxisMap(size, out, tuple(Tap(targets[used], (first + j)[used], weight[used])
+                                    for j, (weight, used) in enumerate(zip(normalised, inside))
+                                    if used.any()))

@@ -37,6 +37,8 @@ NODES = {
     ("bicubic", 2): _resampling.UpsampleBicubic2DBackward0,
     ("trilinear", 3): _resampling.UpsampleTrilinear3DBackward0,
 }
+AA_NODES = {"bilinear": _resampling.UpsampleBilinear2DAaBackward0,
+            "bicubic": _resampling.UpsampleBicubic2DAaBackward0}
 AXIS_NAMES = {1: "W", 2: "HW", 3: "DHW"}
 
 
@@ -91,8 +93,9 @@ def interpolate(input: Tensor, size: Any = None, scale_factor: Any = None,
     nearest input (``'nearest'``, ``'nearest-exact'``), averaging (``'area'``), or mixing
     the 2 (``'linear'``, ``'bilinear'``, ``'trilinear'``, one axis each) or 4
     (``'bicubic'``) neighbours along each axis. ``align_corners`` (interpolating modes
-    only, default False) says whether the corners' centres or their edges line up.
-    ``'lanczos'`` and ``antialias=True`` are not implemented.
+    only, default False) says whether the corners' centres or their edges line up;
+    ``antialias=True`` (``'bilinear'`` and ``'bicubic'`` on images) widens the filter when
+    shrinking, so that every input counts. ``'lanczos'`` is not implemented.
     See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.functional.interpolate.html>
     """
     if mode in ("nearest", "area", "nearest-exact"):
@@ -116,12 +119,11 @@ def interpolate(input: Tensor, size: Any = None, scale_factor: Any = None,
             raise ValueError("Lanczos mode does not support align_corners=True")
         if not antialias:
             raise ValueError("Lanczos mode requires antialias=True")
-    if antialias:  # (bilinear, bicubic or lanczos, on a 4-d input)
-        raise NotImplementedError("minitorch_hooks does not implement antialiased resizing "
-                                  f"(mode={mode!r}, antialias=True)")
+    if mode == "lanczos" and dim == 4:
+        raise NotImplementedError("minitorch_hooks does not implement the 'lanczos' mode")
     if (mode in ("nearest", "nearest-exact") and dim in (3, 4, 5)
             or INTERPOLATING.get(mode) == dim):
-        return _upsample(input, out, scales, mode, align_corners)
+        return _upsample(input, out, scales, mode, align_corners, antialias)
     if mode in ("linear", "bilinear", "trilinear") and dim in (3, 4, 5):
         raise NotImplementedError(f"Got {dim}D input, but {mode} mode needs "
                                   f"{INTERPOLATING[mode]}D input")
@@ -130,9 +132,9 @@ def interpolate(input: Tensor, size: Any = None, scale_factor: Any = None,
 
 
 def _upsample(input: Tensor, out: list[int], scales: list[float | None], mode: str,
-              align_corners: bool | None) -> Tensor:
-    """PyTorch's ``upsample_<mode><n>d``: its checks (the sizes, an empty plane, the dtype),
-    then one map per spatial axis."""
+              align_corners: bool | None, antialias: bool = False) -> Tensor:
+    """PyTorch's ``upsample_<mode><n>d`` (or ``_upsample_<mode>2d_aa``): its checks (the
+    sizes, an empty plane, the dtype), then one map per spatial axis."""
     nd, spatial = len(out), list(input.shape[2:])
     if min(spatial) < 1 or min(out) < 1:
         names = AXIS_NAMES[nd]
@@ -144,7 +146,7 @@ def _upsample(input: Tensor, out: list[int], scales: list[float | None], mode: s
     if input.numel() == 0 and input.shape[1] == 0:
         raise RuntimeError(f"Non-empty {nd + 2}D data tensor expected but got a tensor with "
                            f"sizes {list(input.shape)}")
-    _check_dtype(input, mode, nd)
+    _check_dtype(input, mode, nd, antialias)
     compute = np.float64 if input.dtype is _dtype.float64 else np.float32  # PyTorch's opmath
     gradient_maps = None
     if mode in ("nearest", "nearest-exact"):
@@ -155,11 +157,21 @@ def _upsample(input: Tensor, out: list[int], scales: list[float | None], mode: s
         if legacy and nd != 2:
             gradient_maps = tuple(_resampling.nearest_map(length, o, s, copy_unchanged=True)
                                   for length, o, s in zip(spatial, out, scales))
+    elif antialias:
+        # PyTorch's forward copies an axis whose size is unchanged; its backward still
+        # spreads the gradient there by the filter's weights.
+        gradient_maps = tuple(
+            _resampling.antialias_map(length, o, bool(align_corners), s, mode == "bicubic",
+                                      compute)
+            for length, o, s in zip(spatial, out, scales))
+        maps = tuple(_resampling.nearest_map(length, o, s, copy_unchanged=True)
+                     if o == length else axis_map
+                     for length, o, s, axis_map in zip(spatial, out, scales, gradient_maps))
     else:
         axis_map = _resampling.cubic_map if mode == "bicubic" else _resampling.linear_map
         maps = tuple(axis_map(length, o, bool(align_corners), s, compute)
                      for length, o, s in zip(spatial, out, scales))
-    if mode == "bicubic" and out == spatial:
+    if mode == "bicubic" and out == spatial and not antialias:
         # PyTorch's bicubic backward copies the gradient when no axis changes size, though
         # its forward still mixes each input's neighbours in, with weights 0.
         gradient_maps = tuple(_resampling.nearest_map(length, length, None)
@@ -167,20 +179,25 @@ def _upsample(input: Tensor, out: list[int], scales: list[float | None], mode: s
     attributes = dict(zip(_resampling.SCALE_NAMES[nd], scales))
     if mode in INTERPOLATING:
         attributes["align_corners"] = bool(align_corners)
-    return _resampling.resample(input, maps, NODES[mode, nd], gradient_maps,
+    node = AA_NODES[mode] if antialias else NODES[mode, nd]
+    return _resampling.resample(input, maps, node, gradient_maps,
                                 output_size=tuple(out), self_sym_sizes=tuple(input.shape),
                                 **attributes)
 
 
-def _check_dtype(input: Tensor, mode: str, nd: int) -> None:
-    """Floating point resizes in every mode, uint8 images by their nearest pixels (PyTorch
-    also resizes uint8 images bilinearly and bicubically, with a rounding of its own that
-    this package does not implement); any other dtype is refused by the kernel's name."""
-    if input.is_floating_point() or input.dtype is _dtype.uint8 and mode.startswith("nearest"):
-        return
-    if input.dtype is _dtype.uint8 and nd == 2:
+def _check_dtype(input: Tensor, mode: str, nd: int, antialias: bool) -> None:
+    """Floating point resizes in every mode (float32 and float64 only when antialiased),
+    uint8 images by their nearest pixels (PyTorch also resizes uint8 images bilinearly and
+    bicubically, with a rounding of its own that this package does not implement); any
+    other dtype is refused by the kernel's name."""
+    if input.dtype is _dtype.uint8 and nd == 2 and not mode.startswith("nearest"):
         raise NotImplementedError(f"minitorch_hooks does not implement {mode} resizing of "
                                   "uint8 images")
+    if antialias and input.dtype not in (_dtype.float32, _dtype.float64):
+        raise NotImplementedError('"compute_index_ranges_weights" not implemented for '
+                                  f"'{input.dtype.scalar_name}'")
+    if input.is_floating_point() or input.dtype is _dtype.uint8 and mode.startswith("nearest"):
+        return
     if nd == 2 and mode != "bicubic":
         kernel = "upsample_bilinear2d" if mode == "bilinear" else "upsample_nearest2d"
         kernel += "_channels_last"

@@ -451,6 +451,10 @@ OPS: list[tuple[str, Op, tuple[np.ndarray, ...]]] = [
         x, size=(5, 3), mode="nearest-exact") ** 3, (signed((1, 2, 3, 4)),)),
     ("interpolate nearest-exact 3d", lambda torch, x: torch.nn.functional.interpolate(
         x, size=(3, 2, 4), mode="nearest-exact") ** 3, (signed((1, 1, 2, 3, 2)),)),
+    ("interpolate bilinear antialias", lambda torch, x: torch.nn.functional.interpolate(
+        x, size=(2, 3), mode="bilinear", antialias=True) ** 3, (signed((1, 2, 5, 4)),)),
+    ("interpolate bicubic antialias", lambda torch, x: torch.nn.functional.interpolate(
+        x * x, size=(3, 2), mode="bicubic", antialias=True), (signed((1, 1, 5, 4)),)),
     ("svdvals", lambda torch, x: torch.linalg.svdvals(x) ** 3, (signed((3, 4)),)),
     ("svd", lambda torch, x: torch.linalg.svd(x, full_matrices=False).U ** 2 * 3
      + torch.linalg.svd(x, full_matrices=False).Vh[:, :3].pow(2), (signed((3, 4)),)),

@@ -1,10 +1,10 @@
 """``F.interpolate`` in every mode but 'lanczos' and every number of dimensions against real
 PyTorch: 'linear' (3-d), 'bicubic' (4-d), 'trilinear' (5-d), 'nearest' and 'nearest-exact'
 (3-d to 5-d) and 'area', with ``size`` or ``scale_factor``, ``recompute_scale_factor`` and
-``align_corners`` True, False and left out; forward values, graphs, gradients, what the
-nodes save, float64, ``nn.Upsample`` with these modes, and the errors of every wrong
-mode, dimension or argument (the ones PyTorch raises before resizing, also for
-``antialias``).
+``align_corners`` True, False and left out, and 'bilinear' and 'bicubic' with
+``antialias=True``; forward values, graphs, gradients, what the nodes save, float64,
+``nn.Upsample`` with these modes, and the errors of every wrong mode, dimension or
+argument.
 
 Values and gradients are compared within float32's rounding: PyTorch's kernels sum an
 output's taps in an order of their own (and its bicubic backward multiplies both axes'
@@ -100,6 +100,34 @@ def test_interpolate_float64_computes_in_float64(shape, kwargs):
                         rtol=1e-12, atol=1e-13)
 
 
+ANTIALIAS = {
+    "bilinear down": ((1, 2, 9, 7), {"size": (3, 4), "mode": "bilinear"}),
+    "bicubic down": ((1, 2, 9, 7), {"size": (3, 4), "mode": "bicubic"}),
+    "bilinear down by a scale, align_corners": ((2, 1, 5, 12), {
+        "scale_factor": 0.37, "mode": "bilinear", "align_corners": True}),
+    "bicubic down by a scale, align_corners": ((2, 1, 5, 12), {
+        "scale_factor": 0.37, "mode": "bicubic", "align_corners": True}),
+    "bilinear, one axis kept": ((1, 1, 6, 8), {"scale_factor": (0.5, 1.0), "mode": "bilinear"}),
+    "bicubic to one pixel": ((1, 1, 6, 5), {"size": 1, "mode": "bicubic"}),
+    "bicubic up": ((1, 1, 3, 4), {"scale_factor": 2.3, "mode": "bicubic"}),
+    "bilinear, same size": ((1, 1, 3, 4), {"size": (3, 4), "mode": "bilinear"}),
+    "bicubic down, recomputed": ((1, 2, 9, 7), {"scale_factor": 0.6, "mode": "bicubic",
+                                               "recompute_scale_factor": True}),
+}
+
+
+@pytest.mark.parametrize(("shape", "kwargs"), ANTIALIAS.values(), ids=ANTIALIAS.keys())
+def test_antialias(shape, kwargs):
+    assert_same_outcome(lambda torch: interpolate_run(torch, shape, antialias=True, **kwargs))
+
+
+@pytest.mark.parametrize("mode", ["bilinear", "bicubic"])
+def test_antialias_float64(mode):
+    assert_same_outcome(lambda torch: interpolate_run(
+        torch, (1, 2, 11, 6), dtype=np.float64, size=(4, 3), mode=mode, antialias=True),
+        rtol=1e-12, atol=1e-13)
+
+
 def test_what_the_nodes_save():
     def scenario(torch):
         F = torch.nn.functional  # noqa: N806 - torch's own name for the module
@@ -111,7 +139,10 @@ def test_what_the_nodes_save():
                  ((2, 5), {"scale_factor": 1.5, "mode": "nearest-exact"}),
                  ((2, 5, 4), {"size": 3, "mode": "nearest-exact"}),
                  ((1, 3, 4, 5), {"scale_factor": 2.0, "mode": "nearest-exact",
-                                 "recompute_scale_factor": True})]
+                                 "recompute_scale_factor": True}),
+                 ((2, 9, 4), {"size": (3, 3), "mode": "bilinear", "antialias": True}),
+                 ((2, 9, 4), {"scale_factor": 0.5, "mode": "bicubic", "antialias": True,
+                              "align_corners": True})]
         return [saved(F.interpolate(leaf(torch, values((1, *shape))), **kwargs).grad_fn)
                 for shape, kwargs in calls]
 
@@ -164,6 +195,10 @@ ERRORS = {
     "antialias trilinear": ((1, 1, 4, 4, 4), {"size": 3, "mode": "trilinear",
                                               "antialias": True}),
     "antialias nearest": ((1, 1, 4, 4), {"size": 3, "antialias": True}),
+    "antialias bilinear to nothing": ((1, 1, 4, 4), {"size": 0, "mode": "bilinear",
+                                                     "antialias": True}),
+    "antialias bicubic, no channels": ((1, 0, 4, 4), {"size": 3, "mode": "bicubic",
+                                                      "antialias": True}),
     "recompute with a size": ((1, 1, 4), {"size": 2, "mode": "linear",
                                           "recompute_scale_factor": True}),
     "a size of floats": ((1, 1, 4), {"size": (2.0,), "mode": "linear"}),
@@ -196,7 +231,11 @@ def test_dtypes_the_kernels_refuse():
                                     ("trilinear", (1, 1, 2, 2, 2)), ("nearest", (1, 1, 4)),
                                     ("nearest", (1, 1, 3, 3)), ("nearest", (1, 1, 2, 2, 2)),
                                     ("nearest-exact", (1, 1, 3, 3)),
-                                    ("bilinear", (1, 1, 3, 3)))]
+                                    ("bilinear", (1, 1, 3, 3)))] + [
+            caught(lambda dtype=dtype, mode=mode: F.interpolate(
+                torch.ones(1, 1, 4, 4, dtype=dtype), size=3, mode=mode, antialias=True))
+            for dtype in (torch.int64, torch.float16, torch.bool)
+            for mode in ("bilinear", "bicubic")]
 
     assert_same_outcome(scenario)
 

@@ -7,7 +7,8 @@ for linear, four per axis for bicubic, the window for an adaptive average), so a
 stays in the outputs that read it, and ``inf - inf`` or ``inf * 0`` (a weight that is
 exactly 0) give ``nan`` only where they happen. A matrix product would have multiplied the
 ``inf`` by the zero weights of every other output of its row. The gradient goes back
-through the same taps (but for bicubic at an unchanged size, whose gradient PyTorch copies).
+through the same taps (but for bicubic at an unchanged size, whose gradient PyTorch copies,
+and for an axis that antialiasing leaves unchanged: copied forward, weighted backward).
 """
 
 from __future__ import annotations
@@ -49,6 +50,14 @@ RESAMPLINGS = {
     "bicubic one axis kept": lambda nnf, x: nnf.interpolate(x, size=(3, 6), mode="bicubic"),
     "trilinear x1.5 (5-d)": lambda nnf, x: nnf.interpolate(x[None], scale_factor=1.5,
                                                           mode="trilinear"),
+    "bilinear antialias to (2, 3)": lambda nnf, x: nnf.interpolate(
+        x, size=(2, 3), mode="bilinear", antialias=True),
+    "bicubic antialias to (1, 2)": lambda nnf, x: nnf.interpolate(
+        x, size=(1, 2), mode="bicubic", antialias=True),
+    "bicubic antialias, one axis kept": lambda nnf, x: nnf.interpolate(
+        x, size=(3, 2), mode="bicubic", antialias=True),
+    "bicubic antialias same size": lambda nnf, x: nnf.interpolate(
+        x, size=(3, 4), mode="bicubic", antialias=True),
     "adaptive_avg_pool2d (2, 2)": lambda nnf, x: nnf.adaptive_avg_pool2d(x, (2, 2)),
     "adaptive_avg_pool2d (2, 3)": lambda nnf, x: nnf.adaptive_avg_pool2d(x, (2, 3)),
     "adaptive_avg_pool2d (5, 5)": lambda nnf, x: nnf.adaptive_avg_pool2d(x, 5),
