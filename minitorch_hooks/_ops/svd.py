@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from .. import _blas, return_types
+from .. import _blas, _dtype, return_types
 from .._tensor import Tensor, wrap
 from ..autograd import _formula as formula
 from ..autograd.graph import Node
@@ -118,6 +118,9 @@ def _check_matrix(A: Tensor, too_small: str) -> None:  # noqa: N803 - PyTorch's 
     if not A.is_floating_point():
         raise RuntimeError("linalg.svd: Expected a floating point or complex tensor as "
                            f"input. Got {A.dtype.scalar_name}")
+    if A.dtype is _dtype.float16:  # LAPACK has no half precision routines
+        raise NotImplementedError(f'"linalg_svd_cpu" not implemented for '
+                                  f"'{A.dtype.scalar_name}'")
 
 
 def _decompose(A: Tensor, full_matrices: bool) -> tuple[np.ndarray, ...]:  # noqa: N803

@@ -208,6 +208,10 @@ INF, NAN = math.inf, math.nan
 ERRORS = {
     "integers": lambda torch: torch.linalg.svdvals(torch.ones(2, 2, dtype=torch.int64)),
     "a vector": lambda torch: torch.linalg.svdvals(torch.ones(2)),
+    "half precision": lambda torch: torch.linalg.svdvals(torch.ones(2, 2,
+                                                                    dtype=torch.float16)),
+    "torch.svd of half precision": lambda torch: torch.svd(torch.ones(2, 2,
+                                                                      dtype=torch.float16)),
     "svd of a vector": lambda torch: torch.linalg.svd(torch.ones(2)),
     "torch.svd of a vector": lambda torch: torch.svd(torch.ones(2)),
     "a NaN": lambda torch: torch.linalg.svdvals(torch.tensor([[1.0, NAN], [0.0, 1.0]])),
