@@ -249,7 +249,7 @@ def nearest_map(size: int, out: int, scale: float | None, exact: bool = False,
     reads inputs 0, 0, 1 there, and sends the gradients back to 0, 1, 2)."""
     if out == size and copy_unchanged:
         return AxisMap(size, size, (Tap(np.arange(size), np.arange(size), None),))
-    ratio = np.float32(1 / scale) if scale else np.float32(size) / np.float32(out)
+    ratio = _pixel_ratio(size, out, False, scale, np.float32)
     position = np.arange(out, dtype=np.float32) + np.float32(0.5 if exact else 0)
     source = np.floor(position * ratio).astype(np.int64)
     return AxisMap(size, out, (Tap(np.arange(out), np.minimum(source, size - 1), None),))
@@ -306,22 +306,26 @@ def linear_map(size: int, out: int, align_corners: bool, scale: float | None,
 
 
 CUBIC_A = -0.75  # PyTorch's (and OpenCV's) choice for the cubic convolution kernel
+ANTIALIAS_CUBIC_A = -0.5  # Keys' own, Pillow's, for antialiasing
+
+
+def _cubic_near(x: np.ndarray, a: np.floating) -> np.ndarray:
+    """Keys' cubic convolution kernel at a distance ``x`` below 1."""
+    return ((a + 2) * x - (a + 3)) * x * x + 1
+
+
+def _cubic_far(x: np.ndarray, a: np.floating) -> np.ndarray:
+    """Keys' cubic convolution kernel at a distance ``x`` from 1 to 2 (beyond, 0)."""
+    return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a
 
 
 def _cubic_weights(t: np.ndarray) -> tuple[np.ndarray, ...]:
     """The four weights of the inputs at distances ``1 + t``, ``t``, ``1 - t`` and
-    ``2 - t`` from the position (Keys' cubic convolution, PyTorch's
-    ``get_cubic_upsample_coefficients``): near inputs by ``((A + 2)x - (A + 3))x^2 + 1``,
-    far ones by ``((Ax - 5A)x + 8A)x - 4A``, which sum to 1."""
+    ``2 - t`` from the position (PyTorch's ``get_cubic_upsample_coefficients``), which sum
+    to 1."""
     a, one = t.dtype.type(CUBIC_A), t.dtype.type(1)
-
-    def near(x):
-        return ((a + 2) * x - (a + 3)) * x * x + 1
-
-    def far(x):
-        return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a
-
-    return far(t + one), near(t), near(one - t), far(one - t + one)
+    return (_cubic_far(t + one, a), _cubic_near(t, a), _cubic_near(one - t, a),
+            _cubic_far(one - t + one, a))
 
 
 def cubic_map(size: int, out: int, align_corners: bool, scale: float | None,
@@ -348,10 +352,9 @@ def _triangle(x: np.ndarray) -> np.ndarray:
 def _keys_cubic(x: np.ndarray) -> np.ndarray:
     """The antialiasing filter of ``'bicubic'``: Keys' cubic with ``A = -0.5``, as Pillow
     (not the -0.75 of the plain bicubic mode, OpenCV's), 0 from a distance of 2."""
-    a, x = x.dtype.type(-0.5), np.abs(x)
-    near = ((a + 2) * x - (a + 3)) * x * x + 1
-    far = ((a * x - 5 * a) * x + 8 * a) * x - 4 * a
-    return np.where(x < 1, near, np.where(x < 2, far, 0)).astype(x.dtype)
+    a, x = x.dtype.type(ANTIALIAS_CUBIC_A), np.abs(x)
+    return np.where(x < 1, _cubic_near(x, a), np.where(x < 2, _cubic_far(x, a), 0)
+                    ).astype(x.dtype)
 
 
 def antialias_map(size: int, out: int, align_corners: bool, scale: float | None, cubic: bool,
