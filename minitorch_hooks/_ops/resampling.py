@@ -1,6 +1,6 @@
-"""The separable resamplings: ``adaptive_avg_pool2d/3d`` and every mode of ``interpolate``
-but ``'lanczos'`` and antialiasing: ``nearest``, ``nearest-exact``, ``linear``,
-``bilinear``, ``bicubic`` and ``trilinear``.
+"""The separable resamplings: ``adaptive_avg_pool2d/3d`` and every mode of ``interpolate``:
+``nearest``, ``nearest-exact``, ``linear``, ``bilinear``, ``bicubic``, ``trilinear``, and
+the antialiased ``bilinear``, ``bicubic`` and ``lanczos``.
 
 Each is *linear along each axis separately*: an output row is a weighted sum of a few input
 rows, and an output column of a few input columns (and in 3-d, a slice of a few slices).
@@ -209,6 +209,10 @@ class UpsampleBicubic2DAaBackward0(_Interpolate2DBackward):
     __slots__ = ()
 
 
+class UpsampleLanczos2DAaBackward0(_Interpolate2DBackward):
+    __slots__ = ()
+
+
 def resample(input: Tensor, maps: tuple[AxisMap, ...], node_type: type[Node],
              gradient_maps: tuple[AxisMap, ...] | None = None, **attributes: object) -> Tensor:
     """Every plane (or volume) of ``input`` mapped along its last ``len(maps)`` axes, the
@@ -357,16 +361,32 @@ def _keys_cubic(x: np.ndarray) -> np.ndarray:
                     ).astype(x.dtype)
 
 
-def antialias_map(size: int, out: int, align_corners: bool, scale: float | None, cubic: bool,
+def _lanczos3(x: np.ndarray) -> np.ndarray:
+    """The filter of ``'lanczos'``: ``sinc(x) * sinc(x / 3)``, 0 from a distance of 3."""
+    def sinc(y):
+        with np.errstate(invalid="ignore", divide="ignore"):
+            scaled = y * y.dtype.type(np.pi)
+            return np.where(y == 0, 1, np.sin(scaled) / scaled).astype(y.dtype)
+
+    x = np.abs(x)
+    return np.where(x < 3, sinc(x) * sinc((x / 3.0).astype(x.dtype)), 0).astype(x.dtype)
+
+
+# Each antialiasing filter, with its reach (half its width: PyTorch's interp_size / 2).
+FILTERS = {"bilinear": (_triangle, 1.0), "bicubic": (_keys_cubic, 2.0),
+           "lanczos": (_lanczos3, 3.0)}
+
+
+def antialias_map(size: int, out: int, align_corners: bool, scale: float | None, mode: str,
                   compute: type[np.floating] = np.float32) -> AxisMap:
     """``antialias=True`` (Pillow's resampling, PyTorch's
-    ``_compute_indices_min_size_weights_aa``): when shrinking, the filter (a triangle, or
-    the cubic) is stretched by the ratio, so each output averages every input its wider
-    window covers, not just the 2 or 4 nearest; the weights inside the input are then
-    divided by their sum. The window is centred at ``ratio * (i + 0.5)``; its reach, and
-    so the number of taps, is ``ceil(support) * 2 + 1`` at most."""
+    ``_compute_indices_min_size_weights_aa``): when shrinking, the mode's filter (a
+    triangle, the cubic, or Lanczos') is stretched by the ratio, so each output averages
+    every input its wider window covers, not just the 2, 4 or 6 nearest; the weights inside
+    the input are then divided by their sum. The window is centred at
+    ``ratio * (i + 0.5)``; the number of taps is ``ceil(support) * 2 + 1`` at most."""
     ratio = _pixel_ratio(size, out, align_corners, scale, compute)
-    reach = 2.0 if cubic else 1.0  # half the filter's width: interp_size * 0.5
+    shapes, reach = FILTERS[mode]
     support = compute(reach * ratio) if ratio >= 1 else compute(reach)
     inverse = compute(1.0 / ratio) if ratio >= 1 else compute(1.0)
     taps_at_most = int(np.ceil(support)) * 2 + 1
@@ -374,7 +394,6 @@ def antialias_map(size: int, out: int, align_corners: bool, scale: float | None,
     first = np.maximum(((centre - support) + 0.5).astype(np.int64), 0)  # (truncated, as C++)
     count = np.clip(np.minimum(((centre + support) + 0.5).astype(np.int64), size) - first,
                     0, taps_at_most)
-    shapes = _keys_cubic if cubic else _triangle
     weights = [shapes(((j + first - centre) + 0.5).astype(compute) * inverse) for j in
                range(taps_at_most)]
     inside = [j < count for j in range(taps_at_most)]

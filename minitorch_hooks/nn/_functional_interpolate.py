@@ -23,7 +23,8 @@ from ._functional_conv import adaptive_avg_pool2d, adaptive_avg_pool3d
 from ._functional_pool_more import adaptive_avg_pool1d
 
 MODES = "nearest | linear | bilinear | bicubic | trilinear | lanczos | area | nearest-exact"
-INTERPOLATING = {"linear": 3, "bilinear": 4, "bicubic": 4, "trilinear": 5}  # input dims
+INTERPOLATING = {"linear": 3, "bilinear": 4, "bicubic": 4, "trilinear": 5,
+                 "lanczos": 4}  # their inputs' dimensions
 
 NODES = {
     ("nearest", 1): _resampling.UpsampleNearest1DBackward0,
@@ -38,7 +39,8 @@ NODES = {
     ("trilinear", 3): _resampling.UpsampleTrilinear3DBackward0,
 }
 AA_NODES = {"bilinear": _resampling.UpsampleBilinear2DAaBackward0,
-            "bicubic": _resampling.UpsampleBicubic2DAaBackward0}
+            "bicubic": _resampling.UpsampleBicubic2DAaBackward0,
+            "lanczos": _resampling.UpsampleLanczos2DAaBackward0}
 AXIS_NAMES = {1: "W", 2: "HW", 3: "DHW"}
 
 
@@ -94,8 +96,8 @@ def interpolate(input: Tensor, size: Any = None, scale_factor: Any = None,
     the 2 (``'linear'``, ``'bilinear'``, ``'trilinear'``, one axis each) or 4
     (``'bicubic'``) neighbours along each axis. ``align_corners`` (interpolating modes
     only, default False) says whether the corners' centres or their edges line up;
-    ``antialias=True`` (``'bilinear'`` and ``'bicubic'`` on images) widens the filter when
-    shrinking, so that every input counts. ``'lanczos'`` is not implemented.
+    ``antialias=True`` (``'bilinear'`` and ``'bicubic'`` on images, and ``'lanczos'``,
+    which requires it) widens the filter when shrinking, so that every input counts.
     See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.functional.interpolate.html>
     """
     if mode in ("nearest", "area", "nearest-exact"):
@@ -119,7 +121,6 @@ def interpolate(input: Tensor, size: Any = None, scale_factor: Any = None,
             raise ValueError("Lanczos mode does not support align_corners=True")
         if not antialias:
             raise ValueError("Lanczos mode requires antialias=True")
-        raise NotImplementedError("minitorch_hooks does not implement the 'lanczos' mode")
     if (mode in ("nearest", "nearest-exact") and dim in (3, 4, 5)
             or INTERPOLATING.get(mode) == dim):
         return _upsample(input, out, scales, mode, align_corners, antialias)
@@ -160,8 +161,7 @@ def _upsample(input: Tensor, out: list[int], scales: list[float | None], mode: s
         # PyTorch's forward copies an axis whose size is unchanged; its backward still
         # spreads the gradient there by the filter's weights.
         gradient_maps = tuple(
-            _resampling.antialias_map(length, o, bool(align_corners), s, mode == "bicubic",
-                                      compute)
+            _resampling.antialias_map(length, o, bool(align_corners), s, mode, compute)
             for length, o, s in zip(spatial, out, scales))
         maps = tuple(_resampling.nearest_map(length, o, s, copy_unchanged=True)
                      if o == length else axis_map

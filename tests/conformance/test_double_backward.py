@@ -455,6 +455,8 @@ OPS: list[tuple[str, Op, tuple[np.ndarray, ...]]] = [
         x, size=(2, 3), mode="bilinear", antialias=True) ** 3, (signed((1, 2, 5, 4)),)),
     ("interpolate bicubic antialias", lambda torch, x: torch.nn.functional.interpolate(
         x * x, size=(3, 2), mode="bicubic", antialias=True), (signed((1, 1, 5, 4)),)),
+    ("interpolate lanczos", lambda torch, x: torch.nn.functional.interpolate(
+        x, size=(2, 3), mode="lanczos", antialias=True) ** 3, (signed((1, 1, 5, 4)),)),
     ("svdvals", lambda torch, x: torch.linalg.svdvals(x) ** 3, (signed((3, 4)),)),
     ("svd", lambda torch, x: torch.linalg.svd(x, full_matrices=False).U ** 2 * 3
      + torch.linalg.svd(x, full_matrices=False).Vh[:, :3].pow(2), (signed((3, 4)),)),

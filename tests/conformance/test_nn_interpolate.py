@@ -1,7 +1,7 @@
-"""``F.interpolate`` in every mode but 'lanczos' and every number of dimensions against real
+"""``F.interpolate`` in every mode and every number of dimensions against real
 PyTorch: 'linear' (3-d), 'bicubic' (4-d), 'trilinear' (5-d), 'nearest' and 'nearest-exact'
 (3-d to 5-d) and 'area', with ``size`` or ``scale_factor``, ``recompute_scale_factor`` and
-``align_corners`` True, False and left out, and 'bilinear' and 'bicubic' with
+``align_corners`` True, False and left out, and 'bilinear', 'bicubic' and 'lanczos' with
 ``antialias=True``; forward values, graphs, gradients, what the nodes save, float64,
 ``nn.Upsample`` with these modes, and the errors of every wrong mode, dimension or
 argument.
@@ -113,6 +113,10 @@ ANTIALIAS = {
     "bilinear, same size": ((1, 1, 3, 4), {"size": (3, 4), "mode": "bilinear"}),
     "bicubic down, recomputed": ((1, 2, 9, 7), {"scale_factor": 0.6, "mode": "bicubic",
                                                "recompute_scale_factor": True}),
+    "lanczos down": ((1, 2, 9, 7), {"size": (3, 4), "mode": "lanczos"}),
+    "lanczos down by a scale": ((2, 1, 5, 12), {"scale_factor": 0.37, "mode": "lanczos"}),
+    "lanczos up, one axis kept": ((1, 1, 3, 4), {"scale_factor": (2.3, 1.0),
+                                                 "mode": "lanczos"}),
 }
 
 
@@ -121,7 +125,7 @@ def test_antialias(shape, kwargs):
     assert_same_outcome(lambda torch: interpolate_run(torch, shape, antialias=True, **kwargs))
 
 
-@pytest.mark.parametrize("mode", ["bilinear", "bicubic"])
+@pytest.mark.parametrize("mode", ["bilinear", "bicubic", "lanczos"])
 def test_antialias_float64(mode):
     assert_same_outcome(lambda torch: interpolate_run(
         torch, (1, 2, 11, 6), dtype=np.float64, size=(4, 3), mode=mode, antialias=True),
@@ -142,7 +146,8 @@ def test_what_the_nodes_save():
                                  "recompute_scale_factor": True}),
                  ((2, 9, 4), {"size": (3, 3), "mode": "bilinear", "antialias": True}),
                  ((2, 9, 4), {"scale_factor": 0.5, "mode": "bicubic", "antialias": True,
-                              "align_corners": True})]
+                              "align_corners": True}),
+                 ((2, 9, 4), {"size": (5, 2), "mode": "lanczos", "antialias": True})]
         return [saved(F.interpolate(leaf(torch, values((1, *shape))), **kwargs).grad_fn)
                 for shape, kwargs in calls]
 
@@ -188,6 +193,7 @@ ERRORS = {
     "lanczos without antialias": ((1, 1, 4, 4), {"size": 2, "mode": "lanczos"}),
     "lanczos align_corners": ((1, 1, 4, 4), {"size": 2, "mode": "lanczos",
                                              "align_corners": True, "antialias": True}),
+    "lanczos 5d": ((1, 1, 4, 4, 4), {"size": 2, "mode": "lanczos", "antialias": True}),
     "area align_corners": ((1, 1, 4), {"size": 2, "mode": "area", "align_corners": False}),
     "nearest-exact align_corners": ((1, 1, 4), {"size": 2, "mode": "nearest-exact",
                                                 "align_corners": True}),
@@ -235,7 +241,7 @@ def test_dtypes_the_kernels_refuse():
             caught(lambda dtype=dtype, mode=mode: F.interpolate(
                 torch.ones(1, 1, 4, 4, dtype=dtype), size=3, mode=mode, antialias=True))
             for dtype in (torch.int64, torch.float16, torch.bool)
-            for mode in ("bilinear", "bicubic")]
+            for mode in ("bilinear", "bicubic", "lanczos")]
 
     assert_same_outcome(scenario)
 

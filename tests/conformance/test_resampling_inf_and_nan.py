@@ -58,6 +58,8 @@ RESAMPLINGS = {
         x, size=(3, 2), mode="bicubic", antialias=True),
     "bicubic antialias same size": lambda nnf, x: nnf.interpolate(
         x, size=(3, 4), mode="bicubic", antialias=True),
+    "lanczos to (2, 3)": lambda nnf, x: nnf.interpolate(x, size=(2, 3), mode="lanczos",
+                                                        antialias=True),
     "adaptive_avg_pool2d (2, 2)": lambda nnf, x: nnf.adaptive_avg_pool2d(x, (2, 2)),
     "adaptive_avg_pool2d (2, 3)": lambda nnf, x: nnf.adaptive_avg_pool2d(x, (2, 3)),
     "adaptive_avg_pool2d (5, 5)": lambda nnf, x: nnf.adaptive_avg_pool2d(x, 5),
