@@ -241,6 +241,9 @@ ERRORS = {
     "-2 of an empty matrix": lambda torch: torch.linalg.matrix_norm(torch.ones(0, 2), -2),
     "linalg.norm(2) of a 3-d tensor": lambda torch: torch.linalg.norm(torch.ones(2, 2, 2), 2),
     "Tensor.norm('nuc') of a 3-d tensor": lambda torch: torch.ones(2, 2, 2).norm("nuc"),
+    "Tensor.norm() over three dims": lambda torch: torch.ones(2, 2, 2).norm(dim=(0, 1, 2)),
+    "Tensor.norm('fro') over the same dim twice": lambda torch: torch.ones(2, 2).norm(
+        "fro", dim=(1, -1)),
 }
 
 
