@@ -198,7 +198,6 @@ from ._ops.shape import (
     movedim,
     narrow,
     permute,
-    reshape,
     split,
     squeeze,
     stack,
@@ -207,6 +206,7 @@ from ._ops.shape import (
     unbind,
     unsqueeze,
 )
+from ._ops.shape import torch_reshape as reshape
 from ._ops.shape import transpose as swapaxes
 from ._ops.shape import transpose as swapdims
 from ._ops.softmax import log_softmax, logsumexp, softmax
@@ -221,6 +221,7 @@ from ._ops.stacking import (
     row_stack,
     vstack,
 )
+from ._ops.svd import svd
 from ._ops.tensor_split import tensor_split
 from ._ops.unsafe_split import unsafe_chunk
 from ._ops.vdot import vdot

@@ -62,6 +62,42 @@ def check_sizes(shape: tuple[int, ...], itemsize: int) -> None:
             raise RuntimeError("Stride calculation overflowed")
 
 
+def check_numel(shape: tuple[int, ...]) -> None:
+    """PyTorch's count of a new view's elements (c10's ``safe_compute_numel``): the sizes
+    multiplied as unsigned 64-bit integers (so a negative size is a huge one), refused if a
+    product overflows or the count passes the largest int64. ``x.expand(2**62, 2)`` and
+    ``x.expand(-2, 1)`` fail here, though a view allocates nothing."""
+    product, overflowed = 1, False
+    for size in shape:
+        product *= size % 2**64
+        overflowed |= product > 2**64 - 1
+        product &= 2**64 - 1
+    if overflowed or product > _INT64_MAX:
+        raise RuntimeError("numel: integer multiplication overflow")
+
+
+def check_numpy_can_hold(shape: tuple[int, ...], itemsize: int) -> None:
+    """Refuse, saying why, a shape that PyTorch allows but NumPy cannot hold.
+
+    NumPy, which holds every tensor's elements here, multiplies the item size by every
+    nonzero size and refuses an array whose count passes its largest index
+    (``np.empty((2**62, 0))`` is "array is too big"), even when a zero makes it empty or
+    the array would be a view that repeats one element (``expand``). PyTorch keeps a
+    tensor's sizes apart from its memory, so ``torch.empty(2**62, 0)`` and
+    ``torch.ones(1).expand(2**62)`` are valid there; holding such shapes here would take a
+    second representation of tensors that every operation would have to know about.
+    """
+    count = itemsize
+    for size in shape:
+        count *= size or 1
+    if count > np.iinfo(np.intp).max:
+        raise NotImplementedError(f"minitorch_hooks cannot hold a tensor of size {list(shape)} "
+                                  f"with {itemsize}-byte elements: NumPy refuses any array "
+                                  "whose nonzero sizes times its item size pass "
+                                  f"{np.iinfo(np.intp).max} (PyTorch, which keeps sizes apart "
+                                  "from memory, allows it)")
+
+
 def allocating(function: Function) -> Function:
     """``function``, with a failed allocation reported as PyTorch reports it."""
     @functools.wraps(function)

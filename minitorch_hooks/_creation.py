@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from . import _dtype
-from ._allocation import allocating, check_sizes
+from ._allocation import allocating, check_numpy_can_hold, check_sizes
 from ._device import check_available
 from ._size_argument import NOT_GIVEN, size_argument
 from ._tensor import Tensor, _to_array_like, wrap
@@ -256,6 +256,7 @@ def _new_shape(shape: tuple[int, ...], dtype: np.dtype, function: str) -> tuple[
             raise RuntimeError(f"Trying to create tensor with negative dimension {length}: "
                                f"{list(shape)}")
     check_sizes(shape, dtype.itemsize)
+    check_numpy_can_hold(shape, dtype.itemsize)
     return shape
 
 
@@ -452,6 +453,14 @@ def randn_like(input: Tensor, *, dtype: _dtype.dtype | None = None,
     return _random(_empty_like(input, dtype), requires_grad, None, "_normal_", 0.0, 1.0)
 
 
+_RANDINT_SIGNATURES = "".join(
+    f" * ({first}tuple of ints size, *, {generator}Tensor out = None, torch.dtype dtype = None, "
+    "torch.layout layout = None, torch.device device = None, bool pin_memory = False, "
+    "bool requires_grad = False)\n"
+    for first in ("int high, ", "int low, int high, ")
+    for generator in ("torch.Generator generator, ", ""))
+
+
 @allocating
 def randint(low: int, high: int | None = None, size: Any = None, *, generator: Any = None,
             dtype: _dtype.dtype | None = None) -> Tensor:
@@ -461,6 +470,12 @@ def randint(low: int, high: int | None = None, size: Any = None, *, generator: A
         low, high, size, position = 0, low, high, 2
     elif high is None:  # ``randint(high, size=size)``
         low, high = 0, low
+    elif not isinstance(size, (tuple, list)):
+        # Three numbers match none of randint's signatures (a size is a tuple): PyTorch
+        # lists them all rather than naming the argument.
+        got = ", ".join(type_name(value) for value in (low, high, size))
+        raise TypeError(f"randint() received an invalid combination of arguments - got "
+                        f"({got}), but expected one of:\n{_RANDINT_SIGNATURES}")
     target = _numpy_dtype(dtype, np.dtype(np.int64))
     shape = size_argument("randint", (size,), position=position, varargs=False)
     data = np.empty(_new_shape(shape, target, "randint"), dtype=target)

@@ -15,7 +15,9 @@ steps, and each has its own error:
 2. **Unpacking the elements.** Each element is then converted with ``__index__``, which
    a ``bool`` passes, so ``zeros(2, True)`` is a ``2 x 1`` tensor while ``zeros(True, 2)``
    is refused: a float, a string or ``None`` there fails with ``failed to unpack the
-   object at pos N``, counted from 1 (where step 1 counts from 0).
+   object at pos N``, counted from 1 (where step 1 counts from 0), and so does an integer
+   that does not fit in a C++ ``long long`` (``2**63``), with ``Overflow when unpacking
+   long long``.
 
 A size is never a float, even ``3.0``: PyTorch refuses to guess whether ``2.5`` should
 become 2 or 3. See <https://docs.pytorch.org/docs/2.13/generated/torch.zeros.html>.
@@ -60,6 +62,9 @@ def _unpacked(function: str, elements: tuple | list, name: str) -> tuple[int, ..
             raise TypeError(f"{function}(): argument '{name}' failed to unpack the object at pos "
                             f"{position} with error \"type must be tuple of ints,but got "
                             f"{type_name(element)}\"") from None
+        if not -2**63 <= sizes[-1] < 2**63:  # PyTorch reads each into a C++ long long
+            raise TypeError(f"{function}(): argument '{name}' failed to unpack the object at pos "
+                            f'{position} with error "Overflow when unpacking long long')
     return tuple(sizes)
 
 

@@ -171,8 +171,9 @@ REDUCTIONS = {
     "mean(dim)": lambda t, dim: t.mean(dim),
     "mean(dim, keepdim)": lambda t, dim: t.mean(dim, keepdim=True),
     "norm()": lambda t, dim: t.norm(),
-    "norm(dim)": lambda t, dim: t.norm(dim=dim),
-    "norm(dim, keepdim)": lambda t, dim: t.norm(dim=dim, keepdim=True),
+    # p=2, a vector norm over any dims: the default 'fro' takes at most two, as in PyTorch
+    "norm(dim)": lambda t, dim: t.norm(2, dim=dim),
+    "norm(dim, keepdim)": lambda t, dim: t.norm(2, dim=dim, keepdim=True),
 }
 
 

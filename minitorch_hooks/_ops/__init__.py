@@ -46,6 +46,7 @@ from . import (
     shape_inplace,
     softmax,
     sorting,
+    svd,
     tensor_split,
     unsafe_split,
 )
@@ -144,7 +145,7 @@ _METHODS = {
     "histc": histogram.histc, "sort": sorting.sort, "argsort": sorting.argsort,
     "topk": sorting.topk, "multinomial": sampling.multinomial_method,
     "any": reduction.any, "all": reduction.all, "std": reduction.std, "var": reduction.var,
-    "trace": reduction.trace,
+    "trace": reduction.trace, "svd": svd.svd,
     "softmax": softmax.softmax, "log_softmax": softmax.log_softmax,
     # shapes and views
     "view": shape.view, "view_as": shape.view_as, "reshape": shape.reshape,

@@ -19,8 +19,8 @@ The gradient is PyTorch's ``norm_backward``, one formula per kind of ``ord``:
 
 A matrix norm of order 1 or ``inf`` (``-1``, ``-inf``) is the largest (smallest) 1-norm of
 its columns (rows): ``amax`` of a ``vector_norm``, recorded as those two nodes, as PyTorch
-records it. The orders 2, -2 and ``'nuc'`` need singular values, which this library leaves
-out.
+records it. The orders 2, -2 and ``'nuc'`` are the largest, the smallest and the sum of the
+singular values (``svdvals``, in ``svd.py``), whose gradient is that of the SVD.
 See <https://docs.pytorch.org/docs/2.13/generated/torch.linalg.vector_norm.html>,
 <https://docs.pytorch.org/docs/2.13/generated/torch.linalg.matrix_norm.html> and
 <https://docs.pytorch.org/docs/2.13/generated/torch.norm.html>
@@ -35,11 +35,14 @@ from typing import Any
 import numpy as np
 
 from .. import _dtype
-from .._tensor import Tensor
+from .._tensor import Tensor, _wrap_dim, wrap
 from ..autograd import _formula as formula
 from ..autograd.graph import Node
+from . import reduction as _reduction
 from ._record import record, shown_dim
 from .reduction import _axes, amax, amin
+from .shape import permute, unsqueeze
+from .svd import svdvals
 
 Dims = int | Sequence[int] | None
 
@@ -123,27 +126,76 @@ def vector_norm(x: Tensor, ord: float = 2, dim: Dims = None, keepdim: bool = Fal
                   axes=axes, keepdim=keepdim, ord=ord, dim=shown)
 
 
-def matrix_norm(A: Tensor, ord: Any = "fro", dim: tuple[int, int] = (-2, -1),  # noqa: A002, N803
-                keepdim: bool = False, *, dtype: _dtype.dtype | None = None) -> Tensor:
-    """The ``ord``-norm of the matrices along the two dimensions ``dim``: ``'fro'`` (the
-    2-norm of the elements), or 1, -1, ``inf``, ``-inf``."""
+def _matrix_norm_checks(A: Tensor, dim: Any, low_precision: bool) -> tuple[int, int]:  # noqa: N803
+    """PyTorch's checks of a matrix norm's input, in its order: at least a matrix, of a
+    floating dtype (not half precision for the norms that need singular values), and two
+    different dimensions; the dimensions, made non-negative."""
     if A.dim() < 2:
         raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 "
                            "dimensions.")
+    if not A.is_floating_point():
+        raise RuntimeError("linalg.matrix_norm: Expected a floating point or complex tensor "
+                           f"as input. Got {A.dtype.scalar_name}")
+    if not low_precision and A.dtype is _dtype.float16:
+        raise RuntimeError("linalg.matrix_norm: Low precision dtypes not supported. Got "
+                           f"{A.dtype.scalar_name}")
+    dims = list(dim)
+    if len(dims) != 2:
+        raise RuntimeError("linalg.matrix_norm: dim must be a 2-tuple. Got "
+                           + " ".join(map(str, dims)))
+    rows, columns = (_wrap_dim(d, A.dim()) for d in dims)
+    if rows == columns:
+        raise RuntimeError(f"linalg.matrix_norm: dims must be different. Got ({rows}, "
+                           f"{columns})")
+    return rows, columns
+
+
+def matrix_norm(A: Tensor, ord: Any = "fro", dim: tuple[int, int] = (-2, -1),  # noqa: A002, N803
+                keepdim: bool = False, *, dtype: _dtype.dtype | None = None) -> Tensor:
+    """The ``ord``-norm of the matrices along the two dimensions ``dim``: ``'fro'`` (the
+    2-norm of the elements), ``'nuc'`` (the sum of the singular values), 2 and -2 (the
+    largest and the smallest singular value), 1 and -1 (the largest and the smallest
+    1-norm of a column), ``inf`` and ``-inf`` (of a row).
+
+    PyTorch moves the two dimensions to the end (a ``permute``) before ``svdvals``, and
+    when ``keepdim`` puts them back: those are the nodes of the graph, as here.
+    """
+    if isinstance(ord, str):
+        if ord not in ("fro", "nuc"):
+            raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
+    elif abs(ord) not in (1, 2, math.inf):
+        raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
+    rows, columns = _matrix_norm_checks(A, dim, low_precision=ord not in ("nuc", 2, -2))
     if ord == "fro":
         return vector_norm(A, 2, dim, keepdim, dtype=dtype)
-    if isinstance(ord, str) or abs(ord) not in (1, math.inf):
-        if ord in ("nuc", 2, -2):
-            raise NotImplementedError(f"linalg.matrix_norm of order {ord} needs singular "
-                                      "values, which minitorch_hooks leaves out")
-        raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
-    rows, columns = (d % A.dim() for d in dim)
+    if ord in ("nuc", 2, -2):
+        return _singular_value_norm(A, ord, rows, columns, keepdim, dtype)
     if abs(ord) == math.inf:  # the largest row sum: the 1-norm of the transpose
         rows, columns = columns, rows
     if not keepdim and rows < columns:
         columns -= 1
     sums = vector_norm(A, 1, rows, keepdim, dtype=dtype)
     return (amax if ord > 0 else amin)(sums, columns, keepdim)
+
+
+def _singular_value_norm(A: Tensor, ord: Any, rows: int, columns: int, keepdim: bool,  # noqa: A002, N803
+                         dtype: _dtype.dtype | None) -> Tensor:
+    """The sum (``'nuc'``), largest (2) or smallest (-2) of the singular values of the
+    matrices along ``rows`` and ``columns``, moved last for ``svdvals``."""
+    if dtype is not None:
+        A = A.to(dtype)  # noqa: N806
+    order = [d for d in range(A.dim()) if d not in (rows, columns)] + [rows, columns]
+    values = svdvals(permute(A, order))
+    if ord == "nuc":
+        result = _reduction.sum(values, -1, keepdim)
+    elif ord == 2 and values.shape[-1] == 0:  # no singular value: PyTorch's 2-norm is 0
+        result = wrap(np.zeros(values.shape[:-1] + ((1,) if keepdim else ()),
+                               dtype=values._data.dtype))
+    else:
+        result = (amax if ord > 0 else amin)(values, -1, keepdim)
+    if keepdim:
+        result = permute(unsqueeze(result, -1), [order.index(d) for d in range(A.dim())])
+    return result
 
 
 def norm(A: Tensor, ord: Any = None, dim: Dims = None, keepdim: bool = False, *,  # noqa: A002, N803

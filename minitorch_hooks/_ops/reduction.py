@@ -297,9 +297,9 @@ def _extreme_values(name: str, reduce: Any, node_type: type[Node], input: Tensor
             raise RuntimeError(f"{name}(): Expected reduction dim to be specified for "
                                "input.numel() == 0. Specify the reduction dim with the 'dim' "
                                "argument.")
-        for axis in axes:
+        for given, axis in zip(dims, axes):  # (the message shows the dim as given)
             if data.shape[axis] == 0:
-                raise IndexError(f"{name}(): Expected reduction dim {axis} to have non-zero "
+                raise IndexError(f"{name}(): Expected reduction dim {given} to have non-zero "
                                  "size.")
     result = reduce(data, axis=axes, keepdims=keepdim)
     return record(result, node_type, (input,), saved=(input,), save_output=True, axes=axes,

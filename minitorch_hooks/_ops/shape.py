@@ -16,7 +16,9 @@ from typing import Any
 
 import numpy as np
 
-from .._size_argument import _is_integer, size_argument
+from .. import _dtype
+from .._allocation import check_numel, check_numpy_can_hold
+from .._size_argument import NOT_GIVEN, _is_integer, size_argument
 from .._tensor import Tensor, _shape_from, _wrap_dim, wrap
 from .._warnings import warn_once
 from ..autograd import _formula as formula
@@ -61,7 +63,9 @@ def _infer_shape(shape: Sequence[int], numel: int) -> tuple[int, ...]:
         else:
             raise RuntimeError(f"invalid shape dimension {size} at index {i} of shape "
                                f"{list(shape)}")
+    known = (known + 2**63) % 2**64 - 2**63  # multiplied as int64, wrapping as C++ does
     if numel == known and inferred is None:
+        check_numel(tuple(shape))  # (2**32 x 2**32 wrapped to 0 elements: refused here)
         return tuple(shape)
     if inferred is not None and known > 0 and numel % known == 0:
         return tuple(shape[:inferred]) + (numel // known,) + tuple(shape[inferred + 1:])
@@ -103,9 +107,24 @@ class ReshapeAliasBackward0(ViewBackward0):
     __slots__ = ()
 
 
-def _view_size(args: tuple) -> tuple[int, ...]:
-    """``view``'s size. ``view`` has a second signature, ``view(dtype)``, so an argument
-    that is neither a size nor a dtype matches neither, and PyTorch lists both."""
+def _view_size(args: tuple, size: Any, keywords: dict[str, Any]) -> tuple[int, ...]:
+    """``view``'s size, given as arguments or as ``size=``. ``view`` has a second
+    signature, ``view(dtype)``, so an argument that is neither a size nor a dtype, or an
+    unknown keyword, matches neither, and PyTorch lists both."""
+    if "dtype" in keywords or args and isinstance(args[0], _dtype.dtype):
+        raise NotImplementedError("minitorch_hooks does not implement Tensor.view(dtype), "
+                                  "which reads the same bytes as another dtype")
+    if keywords or size is not NOT_GIVEN and not args and not isinstance(size, (tuple, list)):
+        keywords = keywords or {"size": size}
+        got = "".join(f"{name}={type_name(value)}, " for name, value in keywords.items())
+        wrong = ("      didn't match because some of the keywords were incorrect: "
+                 f"{', '.join(keywords)}\n")
+        why = wrong if "size" not in keywords else (
+            "      didn't match because some of the arguments have invalid types: "
+            f"(!size={type_name(size)}!, )\n")
+        raise TypeError(f"view() received an invalid combination of arguments - got ({got}), "
+                        f"but expected one of:\n * (torch.dtype dtype)\n{wrong}"
+                        f" * (tuple of ints size)\n{why}")
     if args and not isinstance(args[0], (tuple, list)) and not _is_integer(args[0]):
         got = ", ".join(type_name(arg) for arg in args)
         why = ("" if len(args) > 1 else "      didn't match because some of the arguments "
@@ -113,13 +132,22 @@ def _view_size(args: tuple) -> tuple[int, ...]:
         raise TypeError(f"view() received an invalid combination of arguments - got ({got}), "
                         f"but expected one of:\n * (torch.dtype dtype)\n{why}"
                         f" * (tuple of ints size)\n{why}")
-    return size_argument("view", args)
+    return size_argument("view", args, size)
 
 
-def view(input: Tensor, *shape: Any) -> Tensor:
-    """The same memory with another shape; only possible where the strides allow it."""
+def _new_view_shape(input: Tensor, shape: tuple[int, ...]) -> tuple[int, ...]:
+    """The shape a view or reshape of ``input`` asks for, with ``-1`` filled in, checked
+    as PyTorch checks it, and one NumPy can hold."""
+    new_shape = _infer_shape(shape, input._data.size)
+    check_numpy_can_hold(new_shape, input._data.itemsize)
+    return new_shape
+
+
+def view(input: Tensor, *shape: Any, size: Any = NOT_GIVEN, **keywords: Any) -> Tensor:
+    """The same memory with another shape; only possible where the strides allow it.
+    The shape is given as arguments, as a tuple, or as ``size=``."""
     data = input._data
-    viewed = _view_of(data, _infer_shape(_view_size(shape), data.size))
+    viewed = _view_of(data, _new_view_shape(input, _view_size(shape, size, keywords)))
     if viewed is None:
         raise RuntimeError("view size is not compatible with input tensor's size and stride "
                            "(at least one dimension spans across two contiguous subspaces). "
@@ -133,18 +161,34 @@ def view_as(input: Tensor, other: Tensor) -> Tensor:
     return view(input, other.shape)
 
 
-def reshape(input: Tensor, *shape: Any) -> Tensor:
+def reshape(input: Tensor, *args: Any, shape: Any = NOT_GIVEN, **keywords: Any) -> Tensor:
     """A view where the strides allow one, otherwise a copy. PyTorch records a ``view`` of a
     contiguous tensor, a ``_reshape_alias`` (a view with computed strides) of another, and
-    a copy as ``contiguous`` followed by an ``_unsafe_view`` of the copy."""
+    a copy as ``contiguous`` followed by an ``_unsafe_view`` of the copy. The shape is
+    given as arguments, as a tuple, or as ``shape=``."""
+    if keywords and not args and shape is NOT_GIVEN:
+        raise TypeError('reshape() missing 1 required positional arguments: "shape"')
+    if keywords:
+        raise TypeError(f"reshape() got an unexpected keyword argument '{next(iter(keywords))}'")
     data = input._data
-    new_shape = _infer_shape(size_argument("reshape", shape, name="shape"), data.size)
+    new_shape = _new_view_shape(input, size_argument("reshape", args, shape, name="shape"))
     if data.flags.c_contiguous:
         return view(input, new_shape)
     viewed = _view_of(data, new_shape)
     if viewed is None:
         return _unsafe_view(contiguous(input), new_shape)
     return _as_view(record(viewed, ReshapeAliasBackward0, (input,), shape=data.shape), input)
+
+
+def torch_reshape(input: Tensor, *args: Any, shape: Any = NOT_GIVEN) -> Tensor:
+    """``torch.reshape(input, shape)``: unlike the method, it takes the shape as one
+    argument, a tuple (``torch.reshape(x, 2)`` is refused), never as several.
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.reshape.html>
+    """
+    if len(args) > 1:
+        raise TypeError(f"reshape() takes 2 positional arguments but {len(args) + 1} were given")
+    return reshape(input, size_argument("reshape", args, shape, name="shape", position=2,
+                                        varargs=False))
 
 
 def _unsafe_view(input: Tensor, shape: Sequence[int]) -> Tensor:
@@ -334,11 +378,13 @@ class ExpandBackward0(Node):
         return grad  # the engine sums broadcast dimensions back to ``shape``
 
 
-def expand(input: Tensor, *sizes: Any) -> Tensor:
+def expand(input: Tensor, *sizes: Any, size: Any = NOT_GIVEN) -> Tensor:
     """A view repeating dimensions of size 1 (and new leading ones) without copying;
     ``-1`` keeps a dimension's size."""
     data = input._data
-    target = expanded_shape(input, size_argument("expand", sizes))
+    target = expanded_shape(input, size_argument("expand", sizes, size))
+    check_numel(target)
+    check_numpy_can_hold(target, data.itemsize)
     return _as_view(record(formula.expanded(data, target), ExpandBackward0, (input,),
                            shape=data.shape), input)
 

@@ -1,5 +1,5 @@
-"""Convolutions, padding, pooling and resizing: ``F.conv2d``, ``F.pad``, ``F.max_pool2d/3d``,
-``F.avg_pool2d/3d``, ``F.adaptive_avg_pool2d/3d``, ``F.interpolate``, the functions behind a CNN's
+"""Convolutions, padding and pooling: ``F.conv2d``, ``F.pad``, ``F.max_pool2d/3d``,
+``F.avg_pool2d/3d``, ``F.adaptive_avg_pool2d/3d``, the functions behind a CNN's
 image layers: a concept of their own (windows sliding over an image), apart from the
 element-wise functions and losses of ``functional.py``. Import them from
 ``minitorch_hooks.nn.functional`` (``F``), which re-exports every one.
@@ -8,7 +8,6 @@ See <https://docs.pytorch.org/docs/2.13/nn.functional.html>
 
 from __future__ import annotations
 
-import math
 import warnings
 from collections.abc import Sequence
 from typing import Any
@@ -470,80 +469,3 @@ def adaptive_avg_pool3d(input: Tensor, output_size: Any) -> Tensor:
     See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.functional.adaptive_avg_pool3d.html>
     """
     return _adaptive_avg_pool(input, output_size, 3)
-
-
-_INTERPOLATE_MODES = ("nearest | linear | bilinear | bicubic | trilinear | lanczos | area | "
-                      "nearest-exact")
-
-
-def interpolate(input: Tensor, size: Any = None, scale_factor: Any = None,
-                mode: str = "nearest", align_corners: bool | None = None,
-                recompute_scale_factor: bool | None = None,
-                antialias: bool = False) -> Tensor:
-    """Resize the spatial dimensions of ``(N, C, H, W)`` images to ``size``, or by
-    ``scale_factor``, copying the nearest pixel (``'nearest'``) or mixing the four around
-    (``'bilinear'``). Other modes, 1-D and 3-D inputs are not implemented.
-    See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.functional.interpolate.html>
-    """
-    spatial = list(input.shape[2:])
-    if size is not None and scale_factor is not None:
-        raise ValueError("only one of size or scale_factor should be defined")
-    if size is None and scale_factor is None:
-        raise ValueError("either size or scale_factor should be defined")
-    if size is not None:
-        out = [size] * len(spatial) if isinstance(size, int) else list(size)
-        if len(out) != len(spatial):
-            raise ValueError("Input and output must have the same number of spatial "
-                             f"dimensions, but got input with spatial dimensions of {spatial} "
-                             f"and output size of {size}. Please provide input tensor in "
-                             "(N, C, d1, d2, ...,dK) format and output size in (o1, o2, "
-                             "...,oK) format.")
-        scales = [None] * len(spatial)
-    else:
-        scales = ([float(scale_factor)] * len(spatial) if isinstance(scale_factor, (int, float))
-                  else [float(s) for s in scale_factor])
-        if len(scales) != len(spatial):
-            raise ValueError("Input and scale_factor must have the same number of spatial "
-                             f"dimensions, but got input with spatial dimensions of {spatial} "
-                             f"and scale_factor of shape {scale_factor}. Please provide input "
-                             "tensor in (N, C, d1, d2, ...,dK) format and scale_factor in "
-                             "(s1, s2, ...,sK) format.")
-        out = [math.floor(length * s) for length, s in zip(spatial, scales)]
-        if recompute_scale_factor:
-            scales = [None] * len(spatial)
-    if mode == "nearest" and align_corners is not None:
-        raise ValueError("align_corners option can only be set with the interpolating "
-                         "modes: linear | bilinear | bicubic | trilinear")
-    if mode not in ("nearest", "bilinear", "linear", "bicubic", "trilinear", "area",
-                    "nearest-exact") or input.dim() not in (3, 4, 5):
-        raise NotImplementedError(f"Input Error: Only 3D, 4D and 5D input Tensors supported "
-                                  f"(got {input.dim()}D) for the modes: {_INTERPOLATE_MODES} "
-                                  f"(got {mode})")
-    if mode == "bilinear" and input.dim() != 4:
-        raise NotImplementedError(f"Got {input.dim()}D input, but bilinear mode needs 4D input")
-    if mode not in ("nearest", "bilinear") or input.dim() != 4 or antialias:
-        raise NotImplementedError(f"minitorch_hooks implements interpolate for 4D inputs and "
-                                  f"the modes 'nearest' and 'bilinear' only (got {mode}, "
-                                  f"{input.dim()}D)")
-    if min(spatial) < 1 or min(out) < 1:
-        raise RuntimeError("Input and output sizes should be greater than 0, but got input "
-                           f"(H: {spatial[0]}, W: {spatial[1]}) output (H: {out[0]}, W: "
-                           f"{out[1]})")
-    if not input.is_floating_point() and (input.dtype is not _dtype.uint8 or mode != "nearest"):
-        if input.dtype is not _dtype.uint8:
-            raise NotImplementedError(f'"upsample_{mode}2d_channels_last" not implemented '
-                                      f"for '{input.dtype.scalar_name}'")
-        raise NotImplementedError("minitorch_hooks does not implement bilinear resizing of "
-                                  "uint8 images")
-    attributes = {"output_size": tuple(out), "scales_h": scales[0], "scales_w": scales[1],
-                  "self_sym_sizes": tuple(input.shape)}
-    if mode == "nearest":
-        rows, cols = (_resampling.nearest_map(length, o, s)
-                      for length, o, s in zip(spatial, out, scales))
-        return _resampling.resample(input, (rows, cols),
-                                    _resampling.UpsampleNearest2DBackward0, **attributes)
-    align = bool(align_corners)
-    rows, cols = (_resampling.bilinear_map(length, o, align, s)
-                  for length, o, s in zip(spatial, out, scales))
-    return _resampling.resample(input, (rows, cols), _resampling.UpsampleBilinear2DBackward0,
-                                align_corners=align, **attributes)

@@ -39,7 +39,6 @@ from ._functional_conv import (
     avg_pool3d,
     conv1d,
     conv2d,
-    interpolate,
     max_pool2d,
     max_pool2d_with_indices,
     max_pool3d,
@@ -59,6 +58,7 @@ from ._functional_conv_transpose import (
 from ._functional_dropout import dropout1d, dropout2d, dropout3d
 from ._functional_hard import hardswish, hardtanh, hardtanh_, relu6
 from ._functional_instance_norm import instance_norm
+from ._functional_interpolate import interpolate
 from ._functional_losses import binary_cross_entropy, huber_loss, kl_div, smooth_l1_loss
 from ._functional_pool_more import (
     adaptive_avg_pool1d,

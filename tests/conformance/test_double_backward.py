@@ -434,6 +434,34 @@ OPS: list[tuple[str, Op, tuple[np.ndarray, ...]]] = [
     ("nanmedian dim", lambda torch, x: x.nanmedian(0, keepdim=True).values * x, (signed(S34),)),
     ("squeeze dims", lambda torch, x: (x * x).reshape(1, 3, 1, 4).squeeze((0, 2)) * x,
      (signed(S34),)),
+    ("interpolate linear", lambda torch, x: torch.nn.functional.interpolate(
+        x, scale_factor=1.7, mode="linear") ** 3, (signed((1, 2, 4)),)),
+    ("interpolate bicubic", lambda torch, x: torch.nn.functional.interpolate(
+        x * x, size=(5, 3), mode="bicubic"), (signed((1, 2, 3, 4)),)),
+    ("interpolate trilinear", lambda torch, x: torch.nn.functional.interpolate(
+        x, size=(3, 2, 4), mode="trilinear", align_corners=True) ** 3,
+     (signed((1, 1, 2, 3, 2)),)),
+    ("interpolate nearest 1d", lambda torch, x: torch.nn.functional.interpolate(
+        x, scale_factor=1.5) ** 3, (signed((1, 2, 4)),)),
+    ("interpolate nearest 3d", lambda torch, x: torch.nn.functional.interpolate(
+        x, size=(3, 2, 4)) ** 3, (signed((1, 1, 2, 3, 2)),)),
+    ("interpolate nearest-exact 1d", lambda torch, x: torch.nn.functional.interpolate(
+        x, scale_factor=1.5, mode="nearest-exact") ** 3, (signed((1, 2, 4)),)),
+    ("interpolate nearest-exact 2d", lambda torch, x: torch.nn.functional.interpolate(
+        x, size=(5, 3), mode="nearest-exact") ** 3, (signed((1, 2, 3, 4)),)),
+    ("interpolate nearest-exact 3d", lambda torch, x: torch.nn.functional.interpolate(
+        x, size=(3, 2, 4), mode="nearest-exact") ** 3, (signed((1, 1, 2, 3, 2)),)),
+    ("interpolate bilinear antialias", lambda torch, x: torch.nn.functional.interpolate(
+        x, size=(2, 3), mode="bilinear", antialias=True) ** 3, (signed((1, 2, 5, 4)),)),
+    ("interpolate bicubic antialias", lambda torch, x: torch.nn.functional.interpolate(
+        x * x, size=(3, 2), mode="bicubic", antialias=True), (signed((1, 1, 5, 4)),)),
+    ("interpolate lanczos", lambda torch, x: torch.nn.functional.interpolate(
+        x, size=(2, 3), mode="lanczos", antialias=True) ** 3, (signed((1, 1, 5, 4)),)),
+    ("svdvals", lambda torch, x: torch.linalg.svdvals(x) ** 3, (signed((3, 4)),)),
+    ("svd", lambda torch, x: torch.linalg.svd(x, full_matrices=False).U ** 2 * 3
+     + torch.linalg.svd(x, full_matrices=False).Vh[:, :3].pow(2), (signed((3, 4)),)),
+    ("matrix_norm nuc", lambda torch, x: torch.linalg.matrix_norm(x, "nuc") * x,
+     (signed((4, 3)),)),
 ]
 
 # Node classes the table need not reach, and why.

@@ -1,11 +1,14 @@
-"""``F.interpolate`` (nearest, bilinear) and adaptive average pooling with ``inf`` and
-``nan`` in their inputs and in the upstream gradient, against real PyTorch.
+"""``F.interpolate`` (nearest, linear, bilinear, bicubic, trilinear) and adaptive average
+pooling with ``inf`` and ``nan`` in their inputs and in the upstream gradient, against real
+PyTorch.
 
 PyTorch's kernels read only the few inputs each output needs (one for nearest, two per axis
-for bilinear, the window for an adaptive average), so an ``inf`` stays in the outputs that
-read it, and ``inf - inf`` or ``inf * 0`` (a bilinear weight that is exactly 0) give
-``nan`` only where they happen. A matrix product would have multiplied the ``inf`` by the
-zero weights of every other output of its row. The gradient goes back through the same taps.
+for linear, four per axis for bicubic, the window for an adaptive average), so an ``inf``
+stays in the outputs that read it, and ``inf - inf`` or ``inf * 0`` (a weight that is
+exactly 0) give ``nan`` only where they happen. A matrix product would have multiplied the
+``inf`` by the zero weights of every other output of its row. The gradient goes back
+through the same taps (but for bicubic at an unchanged size, whose gradient PyTorch copies,
+and for an axis that antialiasing leaves unchanged: copied forward, weighted backward).
 """
 
 from __future__ import annotations
@@ -37,6 +40,26 @@ RESAMPLINGS = {
     "bilinear align_corners to (3, 2)": lambda nnf, x: nnf.interpolate(
         x, size=(3, 2), mode="bilinear", align_corners=True),
     "bilinear same size": lambda nnf, x: nnf.interpolate(x, size=(3, 4), mode="bilinear"),
+    "linear x2 (3-d)": lambda nnf, x: nnf.interpolate(x[0], scale_factor=2, mode="linear"),
+    "linear same size (3-d)": lambda nnf, x: nnf.interpolate(x[0], size=4, mode="linear"),
+    "bicubic x2": lambda nnf, x: nnf.interpolate(x, scale_factor=2, mode="bicubic"),
+    "bicubic to (2, 3)": lambda nnf, x: nnf.interpolate(x, size=(2, 3), mode="bicubic"),
+    "bicubic align_corners to (5, 7)": lambda nnf, x: nnf.interpolate(
+        x, size=(5, 7), mode="bicubic", align_corners=True),
+    "bicubic same size": lambda nnf, x: nnf.interpolate(x, size=(3, 4), mode="bicubic"),
+    "bicubic one axis kept": lambda nnf, x: nnf.interpolate(x, size=(3, 6), mode="bicubic"),
+    "trilinear x1.5 (5-d)": lambda nnf, x: nnf.interpolate(x[None], scale_factor=1.5,
+                                                          mode="trilinear"),
+    "bilinear antialias to (2, 3)": lambda nnf, x: nnf.interpolate(
+        x, size=(2, 3), mode="bilinear", antialias=True),
+    "bicubic antialias to (1, 2)": lambda nnf, x: nnf.interpolate(
+        x, size=(1, 2), mode="bicubic", antialias=True),
+    "bicubic antialias, one axis kept": lambda nnf, x: nnf.interpolate(
+        x, size=(3, 2), mode="bicubic", antialias=True),
+    "bicubic antialias same size": lambda nnf, x: nnf.interpolate(
+        x, size=(3, 4), mode="bicubic", antialias=True),
+    "lanczos to (2, 3)": lambda nnf, x: nnf.interpolate(x, size=(2, 3), mode="lanczos",
+                                                        antialias=True),
     "adaptive_avg_pool2d (2, 2)": lambda nnf, x: nnf.adaptive_avg_pool2d(x, (2, 2)),
     "adaptive_avg_pool2d (2, 3)": lambda nnf, x: nnf.adaptive_avg_pool2d(x, (2, 3)),
     "adaptive_avg_pool2d (5, 5)": lambda nnf, x: nnf.adaptive_avg_pool2d(x, 5),

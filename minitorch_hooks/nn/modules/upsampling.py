@@ -13,7 +13,9 @@ from .module import Module
 
 
 class Upsample(Module):
-    """Resize images to ``size`` or by ``scale_factor`` (``'nearest'`` or ``'bilinear'``)."""
+    """Resize signals, images or volumes to ``size`` or by ``scale_factor``, in any mode of
+    ``F.interpolate`` (``'nearest'``, ``'linear'``, ``'bilinear'``, ``'bicubic'``,
+    ``'trilinear'``, ...)."""
 
     def __init__(self, size: Any = None, scale_factor: Any = None, mode: str = "nearest",
                  align_corners: bool | None = None,
