@@ -33,6 +33,8 @@ def test_a_recording_is_sorted_json_lines_of_one_test_module(path):
         f"`{recording.REGENERATE}`"
     assert not [key for key in keys if re.search(r"#\d+$", key)], "a line per answer, the " \
         f"older form: rewrite it with `{recording.REGENERATE}`"
+    assert not [line for line in lines if '"__zlib85__"' in line], "answers compressed " \
+        f"without the dictionary, the older form: rewrite it with `{recording.REGENERATE}`"
     module = recording.TESTS / path.relative_to(recording.RECORDINGS).with_suffix(".py")
     assert module.exists(), f"{path} records answers for {module}, which does not exist"
 
@@ -80,9 +82,32 @@ def test_a_scenario_is_one_line_its_long_answers_compressed(tmp_path):
     first, second = path.read_text().splitlines()
     assert first == '["test_y[n=1]",[[1.5,"short"],null]]'  # short: readable in a diff
     key, packed = json.loads(second)
-    assert key == "test_y[n=2]" and list(packed) == ["__zlib85__"]
+    assert key == "test_y[n=2]" and list(packed) == ["__deflate85__"]
     assert len(second) < 1000 < len(json.dumps(long))
     assert recording.read(path) == entries
+
+
+def test_the_dictionary_makes_short_answers_shorter_and_guards_its_bytes(monkeypatch):
+    """The preset dictionary holds what answers repeat (here the JSON of a tensor), so a
+    short answer compresses to less than it would alone; and changed bytes are refused,
+    since no compressed answer could be read with them."""
+    tensor = TensorValue.of("torch.float32", np.arange(12.0, dtype="float32").reshape(3, 4))
+    answers = [recording.encode(tensor), "RuntimeError", [3, 4], "torch.float32"]
+    text = json.dumps(answers, separators=(",", ":")).encode()
+    assert len(text) > recording.READABLE_CHARACTERS  # long enough to be compressed
+    alone = len(base64.b85encode(zlib.compress(text, 9)))
+    assert len(recording._packed(answers)["__deflate85__"]) < alone
+    assert recording._unpacked(recording._packed(answers)) == answers
+    monkeypatch.setattr(recording, "DICTIONARY_SHA256", "0" * 64)
+    recording._dictionary.cache_clear()
+    with pytest.raises(RuntimeError, match="has changed"):
+        recording._dictionary()
+    recording._dictionary.cache_clear()
+
+
+def test_answers_compressed_before_the_dictionary_read_back():
+    packed = base64.b85encode(zlib.compress(b'["a long answer",2]', 9)).decode()
+    assert recording._unpacked({"__zlib85__": packed}) == ["a long answer", 2]
 
 
 def test_answers_numbered_with_a_gap_are_refused():

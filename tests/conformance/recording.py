@@ -13,7 +13,8 @@ and the *values* of its parameters (``test_linear[bias=True]``, :func:`scenario_
 pytest's ids, so renaming an id keeps the recording; an answer is named by the key and its
 number (``test_linear[bias=True]#0``). Tensors of more than a few values are stored as
 their raw little-endian bytes in base64 (:func:`encode`), and a scenario's long list of
-answers as compressed JSON (:func:`lines`): the recordings stay under 4 megabytes.
+answers as JSON compressed with a dictionary of what answers repeat (:func:`lines`,
+``make_dictionary.py``): the recordings stay under 4 megabytes.
 ``python -m tests.conformance.record`` asks PyTorch again and rewrites them
 (see ``record.py``).
 """
@@ -63,10 +64,10 @@ def live() -> bool:
 # A tensor of more values than this is stored as bytes (base64): a float32 costs 5.3
 # characters, not the 11 of its shortest decimal. Smaller ones stay readable in a diff.
 READABLE_VALUES = 8
-# A scenario whose answers' JSON is longer than this is stored compressed (zlib, then
-# base85) when that is shorter: printed tensors, graphs, random draws and the fuzzers'
-# sequences repeat themselves, and the keys (which record.py lists) say what changed, not
-# a diff of such a line.
+# A scenario whose answers' JSON is longer than this is stored compressed (deflate with a
+# dictionary, then base85) when that is shorter: printed tensors, graphs, random draws and
+# the fuzzers' sequences repeat themselves, and the keys (which record.py lists) say what
+# changed, not a diff of such a line.
 READABLE_CHARACTERS = 150
 
 
@@ -340,18 +341,40 @@ def lines(entries: dict[str, Any]) -> str:
     return text
 
 
+# The preset dictionary of the compressed answers: the fragments that recur in them (the
+# JSON of a tensor, dtypes, errors and their messages), made once by make_dictionary.py.
+# An answer compressed with it reads back only with the same bytes, so they never change.
+DICTIONARY = RECORDINGS / "answers.zdict"
+DICTIONARY_SHA256 = "5c4b5f177a225c86d2e56863f3636b5675f4f2ccd0753d232cd23100403ba5aa"
+
+
+@functools.cache
+def _dictionary() -> bytes:
+    dictionary = DICTIONARY.read_bytes()
+    if hashlib.sha256(dictionary).hexdigest() != DICTIONARY_SHA256:
+        raise RuntimeError(f"{DICTIONARY} has changed: every compressed answer needs the "
+                           "bytes it was compressed with (see make_dictionary.py)")
+    return dictionary
+
+
 def _packed(answers: list[Any]) -> Any:
     text = json.dumps(answers, separators=(",", ":"))
     if len(text) <= READABLE_CHARACTERS:
         return answers
-    packed = base64.b85encode(zlib.compress(text.encode("utf-8"), 9)).decode()
-    return {"__zlib85__": packed} if len(packed) < len(text) else answers
+    deflate = zlib.compressobj(9, zlib.DEFLATED, -zlib.MAX_WBITS, zdict=_dictionary())
+    deflated = deflate.compress(text.encode("utf-8")) + deflate.flush()
+    packed = base64.b85encode(deflated).decode()
+    return {"__deflate85__": packed} if len(packed) < len(text) else answers
 
 
 def _unpacked(stored: Any) -> list[Any]:
-    if isinstance(stored, dict):
+    if not isinstance(stored, dict):
+        return stored
+    if "__zlib85__" in stored:  # the form before the dictionary, read for merges
         return json.loads(zlib.decompress(base64.b85decode(stored["__zlib85__"])))
-    return stored
+    inflate = zlib.decompressobj(-zlib.MAX_WBITS, zdict=_dictionary())
+    deflated = base64.b85decode(stored["__deflate85__"])
+    return json.loads(inflate.decompress(deflated) + inflate.flush())
 
 
 def write(path: pathlib.Path, entries: dict[str, Any]) -> None:
