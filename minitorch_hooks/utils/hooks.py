@@ -207,16 +207,19 @@ def hook_dicts(owner: str) -> dict[str, OrderedDict]:
 # -- registering and calling ----------------------------------------------------------------
 
 def add_hook(hooks: OrderedDict, hook: Callable, *, prepend: bool = False,
-             flag_dicts: Sequence[OrderedDict] = (), flags: Sequence[bool] = ()
-             ) -> RemovableHandle:
+             flag_dicts: Sequence[OrderedDict] = (), flags: Sequence[bool] = (),
+             memory: RecordMemory | None = None) -> RemovableHandle:
     """Register ``hook`` in ``hooks`` under a new handle id (at the front with ``prepend``).
 
     Flags kept beside a hook (``with_kwargs``, ``always_call``) live, as in PyTorch, in
     side dictionaries keyed by the same id: ``flags[i]`` set marks the hook in
-    ``flag_dicts[i]``, and removing the hook removes the marks too.
+    ``flag_dicts[i]``, and removing the hook removes the marks too. The owner's
+    :class:`RecordMemory`, if it has one, is kept beside the hooks the same way: removing
+    the hook forgets the records that hold it.
     """
     check_callable(hook)
-    handle = RemovableHandle(hooks, extra_dict=list(flag_dicts))
+    beside = [*flag_dicts] if memory is None else [*flag_dicts, memory]
+    handle = RemovableHandle(hooks, extra_dict=beside)
     hooks[handle.id] = hook
     for flag_dict, enabled in zip(flag_dicts, flags):
         if enabled:
@@ -275,12 +278,16 @@ class RecordMemory:
     the dictionaries beside it do, so a hook that refers to its own module makes a cycle
     the collector frees with the module. A global hook is held by no module's memory
     (the global dictionaries' records are made at each call): a memory outside the
-    owners would keep alive whatever a hook refers to, a deleted module included. A
-    hook removed from a module is let go at the module's next call, or with the module.
-    A copy of the owner (``copy.deepcopy``, pickling) starts with an empty memory.
+    owners would keep alive whatever a hook refers to, a deleted module included. For
+    the same reason a hook's handle treats the memory as one more dictionary kept beside
+    the hooks (``extra_dict``, like the flags): ``hook_id in memory`` says whether some
+    remembered records hold the hook, and ``remove()`` deletes them, so a removed hook
+    is let go at once. (A hook deleted from a dictionary by hand, which leaves its flags
+    behind in PyTorch too, is let go at the module's next call.) A copy of the owner
+    (``copy.deepcopy``, pickling) starts with an empty memory.
     """
 
-    __slots__ = ("_made",)
+    __slots__ = ("_made", "__weakref__")
 
     def __init__(self) -> None:
         # dictionary's attribute name -> (what the records were made from, the records)
@@ -288,6 +295,19 @@ class RecordMemory:
 
     def __reduce__(self) -> tuple[type[RecordMemory], tuple[()]]:
         return RecordMemory, ()
+
+    def __contains__(self, hook_id: object) -> bool:
+        """Whether some remembered records hold the hook registered under ``hook_id``."""
+        return bool(self._holding(hook_id))
+
+    def __delitem__(self, hook_id: int) -> None:
+        """Forget the records that hold the hook ``hook_id`` (its handle's ``remove()``)."""
+        for name in self._holding(hook_id):
+            del self._made[name]
+
+    def _holding(self, hook_id: object) -> list[str]:
+        return [name for name, (_, records) in self._made.items()
+                if any(record.id == hook_id for record in records)]
 
     def hooks_in(self, name: str, hooks: Mapping[int, Callable[..., Any]],
                  **flag_dicts: Mapping[int, bool]) -> tuple[Hook, ...]:

@@ -377,7 +377,8 @@ class Module(TreeMixin, ConversionMixin, StateDictMixin):
         See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.Module.html#torch.nn.Module.register_forward_pre_hook>
         """
         return add_hook(self._forward_pre_hooks, hook, prepend=prepend,
-                        flag_dicts=(self._forward_pre_hooks_with_kwargs,), flags=(with_kwargs,))
+                        flag_dicts=(self._forward_pre_hooks_with_kwargs,), flags=(with_kwargs,),
+                        memory=self._remembered_records)
 
     def register_forward_hook(self, hook: Callable, *, prepend: bool = False,
                               with_kwargs: bool = False, always_call: bool = False
@@ -389,7 +390,7 @@ class Module(TreeMixin, ConversionMixin, StateDictMixin):
         return add_hook(self._forward_hooks, hook, prepend=prepend,
                         flag_dicts=(self._forward_hooks_with_kwargs,
                                     self._forward_hooks_always_called),
-                        flags=(with_kwargs, always_call))
+                        flags=(with_kwargs, always_call), memory=self._remembered_records)
 
     def register_full_backward_pre_hook(self, hook: Callable, prepend: bool = False
                                         ) -> RemovableHandle:
@@ -398,7 +399,8 @@ class Module(TreeMixin, ConversionMixin, StateDictMixin):
 
         See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.Module.html#torch.nn.Module.register_full_backward_pre_hook>
         """
-        return add_hook(self._backward_pre_hooks, hook, prepend=prepend)
+        return add_hook(self._backward_pre_hooks, hook, prepend=prepend,
+                        memory=self._remembered_records)
 
     def register_full_backward_hook(self, hook: Callable, prepend: bool = False
                                     ) -> RemovableHandle:
@@ -408,7 +410,8 @@ class Module(TreeMixin, ConversionMixin, StateDictMixin):
         See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.Module.html#torch.nn.Module.register_full_backward_hook>
         """
         _check_backward_hook_kind(self._is_full_backward_hook, True, "on a single Module")
-        handle = add_hook(self._backward_hooks, hook, prepend=prepend)
+        handle = add_hook(self._backward_hooks, hook, prepend=prepend,
+                          memory=self._remembered_records)
         self._is_full_backward_hook = True
         return handle
 
@@ -418,7 +421,7 @@ class Module(TreeMixin, ConversionMixin, StateDictMixin):
         ``register_full_backward_hook``.
         """
         _check_backward_hook_kind(self._is_full_backward_hook, False, "on a single Module")
-        handle = add_hook(self._backward_hooks, hook)
+        handle = add_hook(self._backward_hooks, hook, memory=self._remembered_records)
         self._is_full_backward_hook = False
         return handle
 
