@@ -318,7 +318,8 @@ class RecordMemory:
         if not hooks:
             return ()
         # The items, and the identities of the flag dictionaries that have entries.
-        made_from = (tuple(hooks.items()), *map(id, filter(None, flag_dicts.values())))
+        made_from = (tuple(hooks.items()), [id(marked) for marked in flag_dicts.values()
+                                            if marked])
         made = self._made.get(name)
         if made is None or made[0] != made_from:
             made = self._made[name] = (made_from, hooks_in(hooks, **flag_dicts))

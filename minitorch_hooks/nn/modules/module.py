@@ -261,12 +261,12 @@ class Module(TreeMixin, ConversionMixin, StateDictMixin):
         Each replacement is stored in ``state`` at once, not after the last hook: if a later
         hook raises, the always-call hooks see the arguments as they were, as in PyTorch.
         """
+        if not (_global_forward_pre_hooks or self._forward_pre_hooks):
+            return  # nothing to build: the module may have other kinds of hooks only
         hooks = (hooks_in(_global_forward_pre_hooks, is_global=True)
                  + self._remembered_records.hooks_in(
                      "_forward_pre_hooks", self._forward_pre_hooks,
                      with_kwargs=self._forward_pre_hooks_with_kwargs))
-        if not hooks:
-            return
 
         def call(hook: Hook, args_kwargs: tuple) -> tuple | None:
             args, kwargs = args_kwargs
@@ -311,6 +311,8 @@ class Module(TreeMixin, ConversionMixin, StateDictMixin):
     def _run_forward_hooks(self, state: _CallState) -> None:
         """Step 4: ``hook(module, args, output)`` (``with_kwargs``: ``hook(module, args,
         kwargs, output)``); a result other than ``None`` replaces the output."""
+        if not (_global_forward_hooks or self._forward_hooks):
+            return
         hooks = (hooks_in(_global_forward_hooks, is_global=True,
                           with_kwargs=_global_forward_hooks_with_kwargs,
                           always_call=_global_forward_hooks_always_called)
@@ -318,8 +320,7 @@ class Module(TreeMixin, ConversionMixin, StateDictMixin):
                      "_forward_hooks", self._forward_hooks,
                      with_kwargs=self._forward_hooks_with_kwargs,
                      always_call=self._forward_hooks_always_called))
-        if hooks:
-            call_hooks(FORWARD_HOOK, self, hooks, state.result, self._forward_hook_caller(state))
+        call_hooks(FORWARD_HOOK, self, hooks, state.result, self._forward_hook_caller(state))
 
     def _forward_hook_caller(self, state: _CallState) -> Callable[[Hook, Any], Any]:
         """Calls one forward hook. Like the pre-hooks, a new output is stored in ``state``
