@@ -10,8 +10,15 @@ left out, and a workload a library cannot express is marked "—"):
 - ``chain``: forward and backward through 1000 ops on a scalar, alternating ``* 0.9``,
   ``+ 0.1`` and ``relu`` (micrograd has no ``tanh``), the operands Python numbers; per op.
 - ``mlp``: one SGD step of a 784-128-10 ReLU network on a batch of 64 (cross-entropy loss).
+- ``small_mlp``: the same step for a 16-32-4 network on a batch of 8, where the
+  bookkeeping outweighs the arithmetic; PyTorch and minitorch_hooks build it of
+  ``nn.Linear`` and ``nn.ReLU`` modules, the others of their operations.
 - ``affine``: ``x @ w + b`` forward, with ``x`` 4x8, ``w`` 8x8 and ``b`` 8 requiring grad.
 - ``module call``: calling an ``nn.Identity`` (only the libraries with modules).
+- ``backward_growth``: whether backward is linear in the graph: the time of a backward
+  through the chain at 10 000 ops, against ten times the time at 1000 ops (1.0 is
+  linear). Each library's figure is divided by PyTorch's, as the times of the other
+  rows are. HIPS autograd has no backward apart from its forward (``grad(f)``).
 
 Before timing, each workload runs once on every library from the same numbers, and the
 results (the chain's value and gradient, the MLP's loss and updated weights, the affine
@@ -48,15 +55,23 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))  # run from
 from minitorch_hooks.cli.pytorch import MISSING  # noqa: E402
 
 CHAIN = 1000
+LONG_CHAIN = 10 * CHAIN
 RNG = np.random.default_rng(0)
-MLP_DATA = {
-    "w1": (RNG.standard_normal((784, 128)) * 0.05).astype(np.float32),
-    "b1": np.zeros(128, np.float32),
-    "w2": (RNG.standard_normal((128, 10)) * 0.05).astype(np.float32),
-    "b2": np.zeros(10, np.float32),
-    "x": RNG.standard_normal((64, 784)).astype(np.float32),
-    "y": RNG.integers(0, 10, 64),
-}
+
+
+def mlp_data(sizes: tuple[int, int, int], batch: int) -> dict[str, np.ndarray]:
+    """Weights, biases, inputs and labels of an ``inputs-hidden-classes`` network."""
+    inputs, hidden, classes = sizes
+    return {"w1": (RNG.standard_normal((inputs, hidden)) * 0.05).astype(np.float32),
+            "b1": np.zeros(hidden, np.float32),
+            "w2": (RNG.standard_normal((hidden, classes)) * 0.05).astype(np.float32),
+            "b2": np.zeros(classes, np.float32),
+            "x": RNG.standard_normal((batch, inputs)).astype(np.float32),
+            "y": RNG.integers(0, classes, batch)}
+
+
+MLP_DATA = mlp_data((784, 128, 10), 64)
+SMALL_MLP_DATA = mlp_data((16, 32, 4), 8)
 AFFINE_DATA = {"x": RNG.standard_normal((4, 8)).astype(np.float32),
                "w": RNG.standard_normal((8, 8)).astype(np.float32),
                "b": RNG.standard_normal(8).astype(np.float32)}
@@ -71,14 +86,24 @@ class TorchLike:
     def __init__(self, torch: Any) -> None:
         self.torch = torch
 
-    def chain(self) -> tuple[float, float]:
+    def chain_graph(self, length: int = CHAIN) -> tuple[Any, Any]:
         x = self.torch.tensor(0.5, requires_grad=True)
         y = x
-        for i in range(CHAIN):
+        for i in range(length):
             step = i % 3
             y = y * 0.9 if step == 0 else y + 0.1 if step == 1 else y.relu()
+        return x, y
+
+    def chain(self) -> tuple[float, float]:
+        x, y = self.chain_graph()
         y.backward()
         return y.item(), x.grad.item()
+
+    def backward_seconds(self, length: int) -> float:
+        _, y = self.chain_graph(length)
+        start = time.perf_counter()
+        y.backward()
+        return time.perf_counter() - start
 
     def mlp(self) -> Callable[[], tuple]:
         torch = self.torch
@@ -94,6 +119,23 @@ class TorchLike:
             loss.backward()
             optimizer.step()
             return loss.item(), params["w2"].detach().numpy().copy()
+        return step
+
+    def small_mlp(self) -> Callable[[], tuple]:
+        torch, nn = self.torch, self.torch.nn
+        model = nn.Sequential(nn.Linear(16, 32), nn.ReLU(), nn.Linear(32, 4))
+        for layer, w, b in ((model[0], "w1", "b1"), (model[2], "w2", "b2")):
+            layer.weight = nn.Parameter(torch.tensor(SMALL_MLP_DATA[w].T.copy()))
+            layer.bias = nn.Parameter(torch.tensor(SMALL_MLP_DATA[b]))
+        x, y = torch.tensor(SMALL_MLP_DATA["x"]), torch.tensor(SMALL_MLP_DATA["y"])
+        optimizer = torch.optim.SGD(model.parameters(), lr=LR)
+
+        def step() -> tuple:
+            optimizer.zero_grad()
+            loss = nn.functional.cross_entropy(model(x), y)
+            loss.backward()
+            optimizer.step()
+            return loss.item(), model[2].weight.detach().numpy().T.copy()
         return step
 
     def affine(self) -> Callable[[], np.ndarray]:
@@ -116,24 +158,30 @@ class MyGrad:
     def __init__(self, mygrad: Any) -> None:
         self.mg = mygrad
 
-    def chain(self) -> tuple[float, float]:
+    def chain_graph(self, length: int = CHAIN) -> tuple[Any, Any]:
         from mygrad.nnet.activations import relu
 
         x = self.mg.tensor(0.5)
         y = x
-        for i in range(CHAIN):
+        for i in range(length):
             step = i % 3
             y = y * 0.9 if step == 0 else y + 0.1 if step == 1 else relu(y)
+        return x, y
+
+    def chain(self) -> tuple[float, float]:
+        x, y = self.chain_graph()
         y.backward()
         return float(y.item()), float(x.grad)
 
-    def mlp(self) -> Callable[[], tuple]:
+    backward_seconds = TorchLike.backward_seconds
+
+    def mlp(self, data: dict[str, np.ndarray] = MLP_DATA) -> Callable[[], tuple]:
         mg = self.mg
         from mygrad.nnet.activations import relu
         from mygrad.nnet.losses import softmax_crossentropy
 
-        params = {k: mg.tensor(MLP_DATA[k].copy()) for k in ("w1", "b1", "w2", "b2")}
-        x, y = MLP_DATA["x"], MLP_DATA["y"]
+        params = {k: mg.tensor(data[k].copy()) for k in ("w1", "b1", "w2", "b2")}
+        x, y = data["x"], data["y"]
 
         def step() -> tuple:
             hidden = relu(mg.matmul(x, params["w1"]) + params["b1"])
@@ -143,6 +191,9 @@ class MyGrad:
                 p.data -= LR * p.grad
             return float(loss.item()), params["w2"].data.copy()
         return step
+
+    def small_mlp(self) -> Callable[[], tuple]:
+        return self.mlp(SMALL_MLP_DATA)
 
     def affine(self) -> Callable[[], Any]:
         mg = self.mg
@@ -176,10 +227,10 @@ class HipsAutograd:
         value, grad = value_and_grad(np.float32(0.5))
         return float(value), float(grad)
 
-    def mlp(self) -> Callable[[], tuple]:
+    def mlp(self, data: dict[str, np.ndarray] = MLP_DATA) -> Callable[[], tuple]:
         anp = importlib.import_module("autograd.numpy")
-        params = {k: MLP_DATA[k].copy() for k in ("w1", "b1", "w2", "b2")}
-        x, y = MLP_DATA["x"], MLP_DATA["y"]
+        params = {k: data[k].copy() for k in ("w1", "b1", "w2", "b2")}
+        x, y = data["x"], data["y"]
 
         def loss(p: dict) -> Any:
             hidden = anp.maximum(anp.dot(x, p["w1"]) + p["b1"], 0)
@@ -197,6 +248,9 @@ class HipsAutograd:
             return float(value), params["w2"].copy()
         return step
 
+    def small_mlp(self) -> Callable[[], tuple]:
+        return self.mlp(SMALL_MLP_DATA)
+
     def affine(self) -> Callable[[], Any]:
         anp = importlib.import_module("autograd.numpy")
         x, w, b = AFFINE_DATA["x"], AFFINE_DATA["w"], AFFINE_DATA["b"]
@@ -213,16 +267,22 @@ class Micrograd:
 
     def __init__(self, micrograd: Any) -> None:
         self.Value = importlib.import_module("micrograd.engine").Value
-        sys.setrecursionlimit(max(sys.getrecursionlimit(), 10 * CHAIN))
+        sys.setrecursionlimit(max(sys.getrecursionlimit(), 10 * LONG_CHAIN))
 
-    def chain(self) -> tuple[float, float]:
+    def chain_graph(self, length: int = CHAIN) -> tuple[Any, Any]:
         x = self.Value(0.5)
         y = x
-        for i in range(CHAIN):
+        for i in range(length):
             step = i % 3
             y = y * 0.9 if step == 0 else y + 0.1 if step == 1 else y.relu()
+        return x, y
+
+    def chain(self) -> tuple[float, float]:
+        x, y = self.chain_graph()
         y.backward()
         return float(y.data), float(x.grad)
+
+    backward_seconds = TorchLike.backward_seconds
 
 
 # library -> (module to import, pip distribution, adapter)
@@ -236,8 +296,10 @@ LIBRARIES = {
 WORKLOADS = {
     "1000-op chain, Python-number operands, per op": "chain",
     "MLP 784-128-10, batch 64, one SGD step": "mlp",
+    "small MLP 16-32-4, batch 8, one SGD step": "small_mlp",
     "4x8 @ 8x8 plus bias, forward": "affine",
     "module call (nn.Identity)": "module_call",
+    "backward through 10k ops against 10x 1k ops": "backward_growth",
 }
 
 
@@ -271,9 +333,24 @@ def timed(adapter: Any, workload: str) -> Callable[[], Any] | None:
     return getattr(adapter, workload)()
 
 
+def backward_growth(adapters: dict[str, Any], repeat: int) -> dict[str, float]:
+    """Each library's median backward time through ``LONG_CHAIN`` ops, divided by ten
+    times its median through ``CHAIN`` ops (1.0: linear), the libraries taking turns."""
+    runs = {name: adapter for name, adapter in adapters.items()
+            if hasattr(adapter, "backward_seconds")}
+    times: dict[str, dict[int, list[float]]] = {name: {CHAIN: [], LONG_CHAIN: []}
+                                                 for name in runs}
+    for _ in range(repeat):
+        for name, adapter in runs.items():
+            for length in (CHAIN, LONG_CHAIN):
+                times[name][length].append(adapter.backward_seconds(length))
+    return {name: statistics.median(t[LONG_CHAIN]) / (10 * statistics.median(t[CHAIN]))
+            for name, t in times.items()}
+
+
 def check_same_results(adapters: dict[str, Any]) -> None:
     """Every library must compute PyTorch's numbers before any is timed."""
-    for workload in ("chain", "mlp", "affine"):
+    for workload in ("chain", "mlp", "small_mlp", "affine"):
         results = {}
         for name, adapter in adapters.items():
             run = timed(adapter, workload)
@@ -296,7 +373,8 @@ def measure(adapters: dict[str, Any], workload: str, repeat: int) -> dict[str, f
     """Median seconds per run of ``workload`` on each library, the libraries taking turns."""
     runs = {name: timed(adapter, workload) for name, adapter in adapters.items()}
     runs = {name: run for name, run in runs.items() if run is not None}
-    number = {"chain": 1, "mlp": 5, "affine": 2000, "module_call": 5000}[workload]
+    number = {"chain": 1, "mlp": 5, "small_mlp": 200, "affine": 2000,
+              "module_call": 5000}[workload]
     times: dict[str, list[float]] = {name: [] for name in runs}
     for _ in range(repeat):
         for name, run in runs.items():
@@ -316,7 +394,8 @@ def table(results: dict) -> str:
     for row in results["workloads"]:
         cells = [f"{row['ratios'][n]:.2f}" if row["ratios"].get(n) is not None else "—"
                  for n in names]
-        lines.append(f"| {row['name']} | {row['torch_us']:.1f} | " + " | ".join(cells) + " |")
+        torch_us = "—" if row["torch_us"] is None else f"{row['torch_us']:.1f}"
+        lines.append(f"| {row['name']} | {torch_us} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 
@@ -330,11 +409,18 @@ def main() -> None:
     check_same_results(adapters)
     rows = []
     for title, workload in WORKLOADS.items():
-        medians = measure(adapters, workload, args.repeat)
+        if workload == "backward_growth":
+            medians = backward_growth(adapters, args.repeat)
+        else:
+            medians = measure(adapters, workload, args.repeat)
         torch_time = medians["torch"]
-        rows.append({"name": title, "torch_us": torch_time * 1e6,
-                     "ratios": {name: (medians[name] / torch_time if name in medians else None)
-                                for name in adapters}})
+        row = {"name": title, "torch_us": torch_time * 1e6,
+               "ratios": {name: (medians[name] / torch_time if name in medians else None)
+                          for name in adapters}}
+        if workload == "backward_growth":  # a growth factor, not a time
+            row["torch_us"] = None
+            row["growth"] = medians
+        rows.append(row)
     results = {"libraries": {name: version(name) for name in adapters},
                "python": sys.version.split()[0], "numpy": np.__version__,
                "repeat": args.repeat, "workloads": rows}

@@ -207,16 +207,19 @@ def hook_dicts(owner: str) -> dict[str, OrderedDict]:
 # -- registering and calling ----------------------------------------------------------------
 
 def add_hook(hooks: OrderedDict, hook: Callable, *, prepend: bool = False,
-             flag_dicts: Sequence[OrderedDict] = (), flags: Sequence[bool] = ()
-             ) -> RemovableHandle:
+             flag_dicts: Sequence[OrderedDict] = (), flags: Sequence[bool] = (),
+             memory: RecordMemory | None = None) -> RemovableHandle:
     """Register ``hook`` in ``hooks`` under a new handle id (at the front with ``prepend``).
 
     Flags kept beside a hook (``with_kwargs``, ``always_call``) live, as in PyTorch, in
     side dictionaries keyed by the same id: ``flags[i]`` set marks the hook in
-    ``flag_dicts[i]``, and removing the hook removes the marks too.
+    ``flag_dicts[i]``, and removing the hook removes the marks too. The owner's
+    :class:`RecordMemory`, if it has one, is kept beside the hooks the same way: removing
+    the hook forgets the records that hold it.
     """
     check_callable(hook)
-    handle = RemovableHandle(hooks, extra_dict=list(flag_dicts))
+    beside = [*flag_dicts] if memory is None else [*flag_dicts, memory]
+    handle = RemovableHandle(hooks, extra_dict=beside)
     hooks[handle.id] = hook
     for flag_dict, enabled in zip(flag_dicts, flags):
         if enabled:
@@ -246,17 +249,81 @@ class Hook(NamedTuple):
 
 
 def hooks_in(hooks: Mapping[int, Callable[..., Any]] | None, is_global: bool = False,
-             **flag_dicts: Mapping[int, bool]) -> list[Hook]:
+             **flag_dicts: Mapping[int, bool]) -> tuple[Hook, ...]:
     """The records of the hooks in one of PyTorch's hook dictionaries, in order; each
     keyword names a flag and gives the dictionary it is kept in. (An empty one is left
     out: no hook of this call can carry that flag.)"""
     if not hooks:
-        return []
+        return ()
     flags = {name: marked for name, marked in flag_dicts.items() if marked} or None
     # ``tuple.__new__`` is what a NamedTuple's own ``_make`` calls: one record per hook,
     # without a Python-level constructor call for each.
-    return [tuple.__new__(Hook, (hook_id, fn, is_global, flags))
-            for hook_id, fn in hooks.items()]
+    return tuple([tuple.__new__(Hook, (hook_id, fn, is_global, flags))
+                  for hook_id, fn in hooks.items()])
+
+
+class RecordMemory:
+    """The records an owner made of each of its own hook dictionaries, kept by the owner
+    (a module has one) until the dictionary changes.
+
+    A module is called far more often than its hooks change, so its records are made
+    once per state of a dictionary, not at every call. Each call still reads the
+    dictionary's items, the copy PyTorch takes of its dictionaries at every call, and
+    makes the records anew when they differ from what the remembered ones were made
+    from, or when another flag dictionary is in use. So a hook registered, removed, or
+    written into a dictionary by hand (``clear()``, ``del``, a new function under an id,
+    a flag, a plain ``dict`` put in place) is seen at the next call, as in PyTorch.
+
+    The memory belongs to its owner and to nothing else: it holds the hook functions, as
+    the dictionaries beside it do, so a hook that refers to its own module makes a cycle
+    the collector frees with the module. A global hook is held by no module's memory
+    (the global dictionaries' records are made at each call): a memory outside the
+    owners would keep alive whatever a hook refers to, a deleted module included. For
+    the same reason a hook's handle treats the memory as one more dictionary kept beside
+    the hooks (``extra_dict``, like the flags): ``hook_id in memory`` says whether some
+    remembered records hold the hook, and ``remove()`` deletes them, so a removed hook
+    is let go at once. (A hook deleted from a dictionary by hand, which leaves its flags
+    behind in PyTorch too, is let go at the module's next call.) A copy of the owner
+    (``copy.deepcopy``, pickling) starts with an empty memory.
+    """
+
+    __slots__ = ("_made", "__weakref__")
+
+    def __init__(self) -> None:
+        # dictionary's attribute name -> (what the records were made from, the records)
+        self._made: dict[str, tuple[tuple, tuple[Hook, ...]]] = {}
+
+    def __reduce__(self) -> tuple[type[RecordMemory], tuple[()]]:
+        return RecordMemory, ()
+
+    def __contains__(self, hook_id: object) -> bool:
+        """Whether some remembered records hold the hook registered under ``hook_id``."""
+        return bool(self._holding(hook_id))
+
+    def __delitem__(self, hook_id: int) -> None:
+        """Forget the records that hold the hook ``hook_id`` (its handle's ``remove()``)."""
+        for name in self._holding(hook_id):
+            del self._made[name]
+
+    def _holding(self, hook_id: object) -> list[str]:
+        return [name for name, (_, records) in self._made.items()
+                if any(record.id == hook_id for record in records)]
+
+    def hooks_in(self, name: str, hooks: Mapping[int, Callable[..., Any]],
+                 **flag_dicts: Mapping[int, bool]) -> tuple[Hook, ...]:
+        """:func:`hooks_in` for the owner's dictionary ``name``: the remembered records
+        while the dictionary holds what they were made from, and the same flag
+        dictionaries are in use (compared by identity: a flag dictionary put in place by
+        hand is read from then on)."""
+        if not hooks:
+            return ()
+        # The items, and the identities of the flag dictionaries that have entries.
+        made_from = (tuple(hooks.items()), [id(marked) for marked in flag_dicts.values()
+                                            if marked])
+        made = self._made.get(name)
+        if made is None or made[0] != made_from:
+            made = self._made[name] = (made_from, hooks_in(hooks, **flag_dicts))
+        return made[1]
 
 
 def library_hook(hook: Callable[..., T]) -> Callable[..., T]:

@@ -128,6 +128,30 @@ def test_handles_and_global_hooks_do_not_keep_a_deleted_module_alive():
     assert_same_outcome(scenario)
 
 
+@pytest.mark.parametrize("kind", ["forward pre-hook", "forward hook", "full backward hook",
+                                  "full backward pre-hook"])
+def test_a_removed_module_hook_lets_go_at_once_of_what_it_refers_to(kind):
+    """A hook of one module that refers to another module: once the hook has run (and
+    its module remembers its records, in minitorch_hooks) and is removed, deleting the
+    other module frees it before the hooked module is called again."""
+    def scenario(torch):
+        layer, other = _linear(torch), _linear(torch)
+        hook = functools.partial(lambda held, *args: None, other)
+        register = {"forward pre-hook": layer.register_forward_pre_hook,
+                    "forward hook": layer.register_forward_hook,
+                    "full backward hook": layer.register_full_backward_hook,
+                    "full backward pre-hook": layer.register_full_backward_pre_hook}[kind]
+        handle = register(hook)
+        layer(torch.ones(1, 2, requires_grad=True)).sum().backward()
+        handle.remove()
+        ref = weakref.ref(other)
+        del other, hook
+        gc.collect()
+        return ref() is None, len(layer._forward_hooks), len(layer._backward_hooks)
+
+    assert_same_outcome(scenario)
+
+
 def test_a_tensor_hook_handle_does_not_keep_the_tensor_alive():
     def scenario(torch):
         x = torch.ones(2, requires_grad=True)

@@ -38,6 +38,7 @@ from ...utils.hooks import (
     BackwardHook,
     Hook,
     HookPoint,
+    RecordMemory,
     RemovableHandle,
     add_hook,
     call_hooks,
@@ -260,11 +261,12 @@ class Module(TreeMixin, ConversionMixin, StateDictMixin):
         Each replacement is stored in ``state`` at once, not after the last hook: if a later
         hook raises, the always-call hooks see the arguments as they were, as in PyTorch.
         """
-        hooks = [*hooks_in(_global_forward_pre_hooks, is_global=True),
-                 *hooks_in(self._forward_pre_hooks,
-                           with_kwargs=self._forward_pre_hooks_with_kwargs)]
-        if not hooks:
-            return
+        if not (_global_forward_pre_hooks or self._forward_pre_hooks):
+            return  # nothing to build: the module may have other kinds of hooks only
+        hooks = (hooks_in(_global_forward_pre_hooks, is_global=True)
+                 + self._remembered_records.hooks_in(
+                     "_forward_pre_hooks", self._forward_pre_hooks,
+                     with_kwargs=self._forward_pre_hooks_with_kwargs))
 
         def call(hook: Hook, args_kwargs: tuple) -> tuple | None:
             args, kwargs = args_kwargs
@@ -293,30 +295,32 @@ class Module(TreeMixin, ConversionMixin, StateDictMixin):
         if not (self._backward_hooks or self._backward_pre_hooks or _global_backward_hooks
                 or _global_backward_pre_hooks):
             return None, legacy_hooks
+        remembered = self._remembered_records
         for kind, hooks in ((_global_is_full_backward_hook,
                              hooks_in(_global_backward_hooks, is_global=True)),
-                            (self._is_full_backward_hook, hooks_in(self._backward_hooks))):
+                            (self._is_full_backward_hook,
+                             remembered.hooks_in("_backward_hooks", self._backward_hooks))):
             if kind is not None:  # None: no backward hook was ever registered there
                 (full_hooks if kind else legacy_hooks).extend(hooks)
         pre_hooks = [*hooks_in(_global_backward_pre_hooks, is_global=True),
-                     *hooks_in(self._backward_pre_hooks)]
+                     *remembered.hooks_in("_backward_pre_hooks", self._backward_pre_hooks)]
         if not (full_hooks or pre_hooks):
             return None, legacy_hooks
         return BackwardHook(self, full_hooks, pre_hooks, apply_identity), legacy_hooks
 
-    def _forward_hook_records(self) -> list[Hook]:
-        return [*hooks_in(_global_forward_hooks, is_global=True,
-                          with_kwargs=_global_forward_hooks_with_kwargs,
-                          always_call=_global_forward_hooks_always_called),
-                *hooks_in(self._forward_hooks, with_kwargs=self._forward_hooks_with_kwargs,
-                          always_call=self._forward_hooks_always_called)]
-
     def _run_forward_hooks(self, state: _CallState) -> None:
         """Step 4: ``hook(module, args, output)`` (``with_kwargs``: ``hook(module, args,
         kwargs, output)``); a result other than ``None`` replaces the output."""
-        hooks = self._forward_hook_records()
-        if hooks:
-            call_hooks(FORWARD_HOOK, self, hooks, state.result, self._forward_hook_caller(state))
+        if not (_global_forward_hooks or self._forward_hooks):
+            return
+        hooks = (hooks_in(_global_forward_hooks, is_global=True,
+                          with_kwargs=_global_forward_hooks_with_kwargs,
+                          always_call=_global_forward_hooks_always_called)
+                 + self._remembered_records.hooks_in(
+                     "_forward_hooks", self._forward_hooks,
+                     with_kwargs=self._forward_hooks_with_kwargs,
+                     always_call=self._forward_hooks_always_called))
+        call_hooks(FORWARD_HOOK, self, hooks, state.result, self._forward_hook_caller(state))
 
     def _forward_hook_caller(self, state: _CallState) -> Callable[[Hook, Any], Any]:
         """Calls one forward hook. Like the pre-hooks, a new output is stored in ``state``
@@ -374,7 +378,8 @@ class Module(TreeMixin, ConversionMixin, StateDictMixin):
         See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.Module.html#torch.nn.Module.register_forward_pre_hook>
         """
         return add_hook(self._forward_pre_hooks, hook, prepend=prepend,
-                        flag_dicts=(self._forward_pre_hooks_with_kwargs,), flags=(with_kwargs,))
+                        flag_dicts=(self._forward_pre_hooks_with_kwargs,), flags=(with_kwargs,),
+                        memory=self._remembered_records)
 
     def register_forward_hook(self, hook: Callable, *, prepend: bool = False,
                               with_kwargs: bool = False, always_call: bool = False
@@ -386,7 +391,7 @@ class Module(TreeMixin, ConversionMixin, StateDictMixin):
         return add_hook(self._forward_hooks, hook, prepend=prepend,
                         flag_dicts=(self._forward_hooks_with_kwargs,
                                     self._forward_hooks_always_called),
-                        flags=(with_kwargs, always_call))
+                        flags=(with_kwargs, always_call), memory=self._remembered_records)
 
     def register_full_backward_pre_hook(self, hook: Callable, prepend: bool = False
                                         ) -> RemovableHandle:
@@ -395,7 +400,8 @@ class Module(TreeMixin, ConversionMixin, StateDictMixin):
 
         See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.Module.html#torch.nn.Module.register_full_backward_pre_hook>
         """
-        return add_hook(self._backward_pre_hooks, hook, prepend=prepend)
+        return add_hook(self._backward_pre_hooks, hook, prepend=prepend,
+                        memory=self._remembered_records)
 
     def register_full_backward_hook(self, hook: Callable, prepend: bool = False
                                     ) -> RemovableHandle:
@@ -405,7 +411,8 @@ class Module(TreeMixin, ConversionMixin, StateDictMixin):
         See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.Module.html#torch.nn.Module.register_full_backward_hook>
         """
         _check_backward_hook_kind(self._is_full_backward_hook, True, "on a single Module")
-        handle = add_hook(self._backward_hooks, hook, prepend=prepend)
+        handle = add_hook(self._backward_hooks, hook, prepend=prepend,
+                          memory=self._remembered_records)
         self._is_full_backward_hook = True
         return handle
 
@@ -415,7 +422,7 @@ class Module(TreeMixin, ConversionMixin, StateDictMixin):
         ``register_full_backward_hook``.
         """
         _check_backward_hook_kind(self._is_full_backward_hook, False, "on a single Module")
-        handle = add_hook(self._backward_hooks, hook)
+        handle = add_hook(self._backward_hooks, hook, memory=self._remembered_records)
         self._is_full_backward_hook = False
         return handle
 
@@ -619,11 +626,15 @@ class Module(TreeMixin, ConversionMixin, StateDictMixin):
 
 
 def _fresh_state() -> dict[str, Any]:
-    """What a new module starts with besides ``training``: no members, and an empty
-    dictionary for each kind of module hook in the table (``HOOK_POINTS``)."""
+    """What a new module starts with besides ``training``: no members, an empty
+    dictionary for each kind of module hook in the table (``HOOK_POINTS``), and an empty
+    memory of their records."""
     return {
         "_parameters": {}, "_buffers": {}, "_non_persistent_buffers_set": set(), "_modules": {},
         "_is_full_backward_hook": None, **hook_dicts("module"),
+        # The records of the hook dictionaries above, made at a call and kept for the next
+        # ones while the dictionaries do not change (``RecordMemory``).
+        "_remembered_records": RecordMemory(),
     }
 
 
