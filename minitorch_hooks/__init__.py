@@ -210,7 +210,7 @@ from ._ops.shape import (
 from ._ops.shape import transpose as swapaxes
 from ._ops.shape import transpose as swapdims
 from ._ops.softmax import log_softmax, logsumexp, softmax
-from ._ops.sorting import argsort, sort, topk
+from ._ops.sorting import argsort, kthvalue, sort, topk
 from ._ops.stacking import (
     atleast_1d,
     atleast_2d,

@@ -45,6 +45,13 @@ class topk(_ValuesAndIndices, namedtuple("topk", ["values", "indices"])):  # noq
     __slots__ = ()
 
 
+class kthvalue(_ValuesAndIndices, namedtuple("kthvalue", ["values", "indices"])):  # noqa: N801
+    """``x.kthvalue(k, dim)``: the ``k``-th smallest values along ``dim``, and their
+    indices."""
+
+    __slots__ = ()
+
+
 class median(_ValuesAndIndices, namedtuple("median", ["values", "indices"])):  # noqa: N801
     """``x.median(dim)``: the lower medians along ``dim``, and their indices."""
 
