@@ -18,13 +18,14 @@ See <https://docs.pytorch.org/docs/2.13/generated/torch.sort.html>
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Callable
-from numbers import Integral
 from typing import Any
 
 import numpy as np
 
 from .. import return_types
+from .._size_argument import _is_integer
 from .._tensor import Tensor, _wrap_dim, wrap
 from ..autograd import _formula as formula
 from ..autograd.graph import Node
@@ -259,9 +260,10 @@ class KthvalueBackward0(_DimExtremumBackward):
 def _kthvalue(input: Tensor, k: Any, dim: Any, keepdim: bool, positions: tuple[int, int]
               ) -> Any:
     for name, value, position in (("k", k, positions[0]), ("dim", dim, positions[1])):
-        if not isinstance(value, Integral) or isinstance(value, bool):
+        if not _is_integer(value):  # PyTorch's parser: an int, a NumPy or 1-element int tensor
             raise TypeError(f"kthvalue(): argument '{name}' (position {position}) must be "
                             f"int, not {type_name(value)}")
+    k, dim = operator.index(k), operator.index(dim)
     data = input._data
     if data.dtype == np.bool_:
         raise NotImplementedError("\"kthvalue_cpu\" not implemented for 'Bool'")
