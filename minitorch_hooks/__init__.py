@@ -178,6 +178,7 @@ from ._ops.reduction import (
     max,
     mean,
     min,
+    nansum,
     std,
     std_mean,
     sum,

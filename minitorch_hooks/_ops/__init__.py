@@ -137,7 +137,7 @@ _METHODS = {
     **logical.METHODS,
     "isclose": closeness.isclose, "allclose": closeness.allclose,
     # reductions
-    "sum": reduction.sum, "mean": reduction.mean, "max": reduction.max,
+    "sum": reduction.sum, "nansum": reduction.nansum, "mean": reduction.mean, "max": reduction.max,
     "min": reduction.min, "argmax": reduction.argmax, "argmin": reduction.argmin,
     "amax": reduction.amax, "amin": reduction.amin, "norm": norms.tensor_norm,
     "prod": products.prod, "cumsum": products.cumsum, "cumprod": products.cumprod,

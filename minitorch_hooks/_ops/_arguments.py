@@ -36,7 +36,7 @@ TENSOR_PARAMETERS: dict[str, tuple[str, ...]] = {
         ("abs", "exp", "log", "sqrt", "neg", "relu", "tanh", "sigmoid", "sign", "square",
          "reciprocal", "isnan", "isinf", "isfinite", "logical_not", "clone", "flatten", "t",
          "transpose", "permute", "squeeze", "unsqueeze", "reshape", "chunk", "unbind",
-         "argmax", "sum", "mean", "max", "min", "softmax", "log_softmax", "numel",
+         "argmax", "sum", "nansum", "mean", "max", "min", "softmax", "log_softmax", "numel",
          "zeros_like", "ones_like", "empty_like", "full_like", "rand_like", "randn_like",
          "dropout", "sin", "cos", "tan", "asin", "acos", "atan", "arcsin", "arccos", "arctan",
          "sinh", "cosh", "erf", "rsqrt", "log1p", "expm1", "prod", "cumsum", "cumprod",
