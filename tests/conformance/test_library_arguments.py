@@ -2,7 +2,8 @@
 real PyTorch: Captum's ``Occlusion`` pads with amounts computed by NumPy (``np.int64``),
 its ``KernelShap`` gives ``kthvalue`` a ``k`` that is a one-element tensor drawn from a
 ``Categorical``. PyTorch's argument parser takes both as ints (through ``__index__``); a
-float tensor or a bool is still refused."""
+float tensor or a bool is still refused. Then the type arguments that libraries' annotations
+give ``Dataset``, ``Sampler`` and ``DataLoader``, which are ``Generic`` in PyTorch."""
 
 from __future__ import annotations
 
@@ -35,3 +36,31 @@ def test_pad_amounts_given_as_numpy_integers(pad):
 def test_kthvalue_k_as_a_tensor_or_numpy_integer(call):
     assert_same_outcome(lambda torch: caught(
         lambda: call(torch, torch.tensor(values((3, 4), seed=1)))))
+
+
+def test_dataset_sampler_and_dataloader_take_type_arguments():
+    """timm and Lightning annotate their classes ``Sampler[List[int]]``, ``Dataset[T]``:
+    the three base classes are ``Generic`` in PyTorch, so subscripting them works and a
+    subclass of the subscripted class is an ordinary one."""
+    def scenario(torch):
+        import typing
+
+        data = torch.utils.data
+
+        class Evens(data.Sampler[int]):
+            def __iter__(self):
+                return iter(range(0, 6, 2))
+
+        class Squares(data.Dataset[int]):
+            def __getitem__(self, index):
+                return index * index
+
+            def __len__(self):
+                return 6
+
+        loader = data.DataLoader(Squares(), batch_size=2, sampler=Evens())
+        return ([str(a) for a in typing.get_args(data.DataLoader[typing.List[int]])],
+                typing.get_origin(data.Sampler[int]) is data.Sampler,
+                [batch.tolist() for batch in loader], Evens.__mro__[1] is data.Sampler)
+
+    assert_same_outcome(scenario)
