@@ -59,7 +59,7 @@ def test_dataset_sampler_and_dataloader_take_type_arguments():
                 return 6
 
         loader = data.DataLoader(Squares(), batch_size=2, sampler=Evens())
-        return ([str(a) for a in typing.get_args(data.DataLoader[typing.List[int]])],
+        return ([str(a) for a in typing.get_args(data.DataLoader[list[int]])],
                 typing.get_origin(data.Sampler[int]) is data.Sampler,
                 [batch.tolist() for batch in loader], Evens.__mro__[1] is data.Sampler)
 
