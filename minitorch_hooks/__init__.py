@@ -132,6 +132,7 @@ from ._ops.logical import (
 from ._ops.losses_more import xlogy
 from ._ops.matrix_functions import matrix_exp
 from ._ops.nonzero import argwhere, count_nonzero, nonzero, where
+from ._ops.normal import normal
 from ._ops.norms import tensor_norm as norm
 from ._ops.pixel_shuffle import pixel_shuffle, pixel_unshuffle
 from ._ops.pointwise import (
