@@ -134,6 +134,7 @@ from ._ops.matrix_functions import matrix_exp
 from ._ops.nonzero import argwhere, count_nonzero, nonzero, where
 from ._ops.normal import normal
 from ._ops.norms import tensor_norm as norm
+from ._ops.out_argument import mul
 from ._ops.pixel_shuffle import pixel_shuffle, pixel_unshuffle
 from ._ops.pointwise import (
     abs,
@@ -153,7 +154,6 @@ from ._ops.pointwise import (
     lt,
     maximum,
     minimum,
-    mul,
     nan_to_num,
     ne,
     neg,
