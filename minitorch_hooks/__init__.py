@@ -255,7 +255,11 @@ from .autograd.anomaly_mode import (
     set_anomaly_enabled,
 )
 from .cli.torch_alias import install_as_torch
-from .nn.functional import prelu  # (after ``nn``: torch.prelu is the same function)
+from .nn.functional import (  # (after ``nn``: torch.X is the same function as F.X)
+    cosine_similarity,
+    pairwise_distance,
+    prelu,
+)
 from .random import get_rng_state, initial_seed, manual_seed, seed, set_rng_state
 from .serialization import load, save
 from .storage import UntypedStorage

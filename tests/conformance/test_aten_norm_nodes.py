@@ -3,7 +3,8 @@
 saving ``ord``), but PyTorch's C++ functions call ATen's ``norm`` directly, which records
 ``NormBackward0`` (all elements) or ``NormBackward1`` (along ``dim``), saving ``p`` as given:
 ``F.pairwise_distance`` (``norm(x1 - x2 + eps, p, -1)``, after an ``AddBackward1``: ATen's
-``add`` of a number) and ``norm_except_dim`` (weight normalisation)."""
+``add`` of a number; ``torch.pairwise_distance`` is the same function) and
+``norm_except_dim`` (weight normalisation)."""
 
 from __future__ import annotations
 
@@ -51,5 +52,17 @@ def test_norm_except_dim_records_aten_norm(pow_, dim):
             node = node.next_functions[0][0]
         (out * torch.arange(out.numel()).reshape(out.shape)).sum().backward()
         return out, graph(out.grad_fn), shown(node), v.grad
+
+    assert_same_outcome(scenario)
+
+
+def test_torch_pairwise_distance_and_cosine_similarity_are_the_functional_ones():
+    def scenario(torch):
+        a, b = leaf(torch, values((2, 3), seed=6)), leaf(torch, values((2, 3), seed=7))
+        distance = torch.pairwise_distance(a, b, 1.0, 1e-6, True)
+        similarity = torch.cosine_similarity(a, b, 0)
+        (distance.sum() + similarity.sum()).backward()
+        return (distance, shown(distance.grad_fn), similarity, graph(similarity.grad_fn),
+                a.grad, b.grad)
 
     assert_same_outcome(scenario)
