@@ -132,7 +132,9 @@ from ._ops.logical import (
 from ._ops.losses_more import xlogy
 from ._ops.matrix_functions import matrix_exp
 from ._ops.nonzero import argwhere, count_nonzero, nonzero, where
+from ._ops.normal import normal
 from ._ops.norms import tensor_norm as norm
+from ._ops.out_argument import mul
 from ._ops.pixel_shuffle import pixel_shuffle, pixel_unshuffle
 from ._ops.pointwise import (
     abs,
@@ -152,7 +154,6 @@ from ._ops.pointwise import (
     lt,
     maximum,
     minimum,
-    mul,
     nan_to_num,
     ne,
     neg,
@@ -178,6 +179,7 @@ from ._ops.reduction import (
     max,
     mean,
     min,
+    nansum,
     std,
     std_mean,
     sum,
@@ -210,7 +212,7 @@ from ._ops.shape import torch_reshape as reshape
 from ._ops.shape import transpose as swapaxes
 from ._ops.shape import transpose as swapdims
 from ._ops.softmax import log_softmax, logsumexp, softmax
-from ._ops.sorting import argsort, sort, topk
+from ._ops.sorting import argsort, kthvalue, sort, topk
 from ._ops.stacking import (
     atleast_1d,
     atleast_2d,
@@ -254,7 +256,11 @@ from .autograd.anomaly_mode import (
     set_anomaly_enabled,
 )
 from .cli.torch_alias import install_as_torch
-from .nn.functional import prelu  # (after ``nn``: torch.prelu is the same function)
+from .nn.functional import (  # (after ``nn``: torch.X is the same function as F.X)
+    cosine_similarity,
+    pairwise_distance,
+    prelu,
+)
 from .random import get_rng_state, initial_seed, manual_seed, seed, set_rng_state
 from .serialization import load, save
 from .storage import UntypedStorage

@@ -8,6 +8,7 @@ See <https://docs.pytorch.org/docs/2.13/torch.html#creation-ops>
 from __future__ import annotations
 
 import builtins
+import functools
 import warnings
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -273,6 +274,38 @@ def _filled(function: str, value: Any, size: tuple[int, ...], dtype: _dtype.dtyp
     return _finish(np.full(shape, scalar_for(value, target), dtype=target), requires_grad, device)
 
 
+# -- a size is required: ``torch.zeros()`` is an error, not a 0-d tensor -----------------
+
+_RANDOM_SIGNATURES = tuple(
+    f"(tuple of ints size, *, {generator}Tensor out = None, torch.dtype dtype = None, "
+    "torch.layout layout = None, torch.device device = None, bool pin_memory = False, "
+    "bool requires_grad = False)" for generator in ("torch.Generator generator, ", ""))
+
+
+def _size_required(function: str, *, random: bool = False
+                   ) -> Callable[[Callable[..., Tensor]], Callable[..., Tensor]]:
+    """Refuse a call without any size, as PyTorch's argument parser does, before the
+    function runs: ``zeros()`` (whatever keywords come with it) misses its ``size``. ``rand``
+    and ``randn`` have two signatures (with and without ``generator``), and the parser
+    names the missing size only when exactly one keyword was given; otherwise it lists
+    both signatures and the keywords, last given first."""
+    def decorate(operation: Callable[..., Tensor]) -> Callable[..., Tensor]:
+        @functools.wraps(operation)
+        def with_size(*args: Any, **kwargs: Any) -> Tensor:
+            if not args and "size" not in kwargs:
+                if random and len(kwargs) != 1:
+                    from ._ops._arguments import invalid_combination
+
+                    raise invalid_combination(function, (), kwargs, _RANDOM_SIGNATURES)
+                raise TypeError(f'{function}() missing 1 required positional arguments: "size"')
+            return operation(*args, **kwargs)
+
+        return with_size
+
+    return decorate
+
+
+@_size_required("zeros")
 def zeros(*args: Any, size: Any = NOT_GIVEN, dtype: _dtype.dtype | None = None,
           device: Any = None, requires_grad: bool = False) -> Tensor:
     shape = size_argument("zeros", args, size)
@@ -281,11 +314,13 @@ def zeros(*args: Any, size: Any = NOT_GIVEN, dtype: _dtype.dtype | None = None,
     return _filled("zeros", 0, shape, dtype, requires_grad, device)
 
 
+@_size_required("ones")
 def ones(*args: Any, size: Any = NOT_GIVEN, dtype: _dtype.dtype | None = None,
          device: Any = None, requires_grad: bool = False) -> Tensor:
     return _filled("ones", 1, size_argument("ones", args, size), dtype, requires_grad, device)
 
 
+@_size_required("empty")
 def empty(*args: Any, size: Any = NOT_GIVEN, dtype: _dtype.dtype | None = None,
           device: Any = None, requires_grad: bool = False) -> Tensor:
     """Uninitialised in PyTorch; zeros here, which is one possible content."""
@@ -427,6 +462,7 @@ def _new_random_array(function: str, args: tuple, size: Any,
     return np.empty(shape, dtype=target)
 
 
+@_size_required("rand", random=True)
 def rand(*args: Any, size: Any = NOT_GIVEN, generator: Any = None,
          dtype: _dtype.dtype | None = None, device: Any = None,
          requires_grad: bool = False) -> Tensor:
@@ -435,6 +471,7 @@ def rand(*args: Any, size: Any = NOT_GIVEN, generator: Any = None,
     return _random(data, requires_grad, generator, "_uniform_", 0.0, 1.0, device=device)
 
 
+@_size_required("randn", random=True)
 def randn(*args: Any, size: Any = NOT_GIVEN, generator: Any = None,
           dtype: _dtype.dtype | None = None, device: Any = None,
           requires_grad: bool = False) -> Tensor:

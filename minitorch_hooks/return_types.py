@@ -45,6 +45,13 @@ class topk(_NamedResult, namedtuple("topk", ["values", "indices"])):  # noqa: N8
     __slots__ = ()
 
 
+class kthvalue(_NamedResult, namedtuple("kthvalue", ["values", "indices"])):  # noqa: N801
+    """``x.kthvalue(k, dim)``: the ``k``-th smallest values along ``dim``, and their
+    indices."""
+
+    __slots__ = ()
+
+
 class median(_NamedResult, namedtuple("median", ["values", "indices"])):  # noqa: N801
     """``x.median(dim)``: the lower medians along ``dim``, and their indices."""
 

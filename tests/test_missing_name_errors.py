@@ -27,8 +27,9 @@ MISSING = {
     # the submodules of which the package has a part
     "torch.autograd.forward_ad": lambda: torch.autograd.forward_ad,
     "torch.autograd.functional": lambda: torch.autograd.functional,
-    "torch.distributions.Normal": lambda: torch.distributions.Normal,
-    "torch.distributions.constraints.positive": lambda: torch.distributions.constraints.positive,
+    "torch.distributions.Bernoulli": lambda: torch.distributions.Bernoulli,
+    "torch.distributions.constraints.unit_interval":
+        lambda: torch.distributions.constraints.unit_interval,
     "torch.multiprocessing.spawn": lambda: torch.multiprocessing.spawn,
     "torch.nn.parallel.replicate": lambda: torch.nn.parallel.replicate,
 }
@@ -63,7 +64,7 @@ def test_feature_probes_answer_false_and_the_default():
     ("from minitorch_hooks.nn import CTCLoss", "torch.nn.CTCLoss"),
     ("from minitorch_hooks.optim import SGD, LBFGS", "torch.optim.LBFGS"),
     ("from minitorch_hooks.autograd import grad, forward_ad", "torch.autograd.forward_ad"),
-    ("from minitorch_hooks.distributions import Normal", "torch.distributions.Normal")])
+    ("from minitorch_hooks.distributions import Bernoulli", "torch.distributions.Bernoulli")])
 def test_from_import_of_a_missing_name_is_an_import_error_that_names_it(statement, name):
     """Python turns an AttributeError met by ``from ... import`` into its own message
     without ours, so there the error is an ImportError (still a NotImplementedError)."""
@@ -85,7 +86,7 @@ def test_from_import_of_a_missing_name_under_torch(tmp_path):
         "import torch\nprint(hasattr(torch.nn, 'CTCLoss'))\n"
         "try:\n    import torch.autograd.forward_ad\n"
         "except ImportError as error:\n    print(type(error).__name__, error)\n"
-        "print(hasattr(torch.autograd, 'functional'), hasattr(torch.distributions, 'Normal'))\n")
+        "print(hasattr(torch.autograd, 'functional'), hasattr(torch.distributions, 'Bernoulli'))\n")
     env = dict(os.environ, PYTHONPATH=str(pathlib.Path(torch.__file__).parent.parent))
     done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
                           env=env, timeout=120, check=True)
@@ -108,7 +109,7 @@ def test_import_of_one_of_pytorchs_modules_that_is_missing():
 
 
 @pytest.mark.parametrize("module", ["autograd.forward_ad", "autograd.functional",
-                                    "distributions.normal"])
+                                    "distributions.bernoulli"])
 def test_import_of_a_missing_submodule_of_a_module_we_have(module):
     with pytest.raises(ModuleNotFoundError, match=re.escape(
             f"torch.{module} is not implemented by minitorch_hooks")):

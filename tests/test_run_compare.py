@@ -96,8 +96,8 @@ def test_run_svg_and_mermaid_write_the_timeline_to_files(capsys, tmp_path):
 @pytest.mark.parametrize(("source", "line", "message"), [
     ("x = torch.ones(4)\ny = torch.fft.fft(x)\n", "y = torch.fft.fft(x)",
      "TorchFeatureNotImplementedError: torch.fft is not implemented by minitorch_hooks"),
-    ("import torch.distributions.normal\n", "import torch.distributions.normal",
-     "ModuleNotFoundError: torch.distributions.normal is not implemented by minitorch_hooks"),
+    ("import torch.distributions.bernoulli\n", "import torch.distributions.bernoulli",
+     "ModuleNotFoundError: torch.distributions.bernoulli is not implemented by minitorch_hooks"),
     ("from torch.utils.tensorboard import SummaryWriter\n",
      "from torch.utils.tensorboard import SummaryWriter",
      "ModuleNotFoundError: torch.utils.tensorboard is not implemented by minitorch_hooks"),

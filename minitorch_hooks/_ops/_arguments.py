@@ -36,14 +36,14 @@ TENSOR_PARAMETERS: dict[str, tuple[str, ...]] = {
         ("abs", "exp", "log", "sqrt", "neg", "relu", "tanh", "sigmoid", "sign", "square",
          "reciprocal", "isnan", "isinf", "isfinite", "logical_not", "clone", "flatten", "t",
          "transpose", "permute", "squeeze", "unsqueeze", "reshape", "chunk", "unbind",
-         "argmax", "sum", "mean", "max", "min", "softmax", "log_softmax", "numel",
+         "argmax", "sum", "nansum", "mean", "max", "min", "softmax", "log_softmax", "numel",
          "zeros_like", "ones_like", "empty_like", "full_like", "rand_like", "randn_like",
          "dropout", "sin", "cos", "tan", "asin", "acos", "atan", "arcsin", "arccos", "arctan",
          "sinh", "cosh", "erf", "rsqrt", "log1p", "expm1", "prod", "cumsum", "cumprod",
          "amax", "amin", "argmin", "flip", "histc", "is_floating_point", "triu", "tril",
          "sort", "argsort", "topk", "log2", "log10", "floor", "ceil", "round", "trunc",
-         "frac", "narrow", "movedim", "diagonal", "logsumexp", "roll", "tile", "nonzero",
-         "argwhere", "count_nonzero",
+         "kthvalue", "frac", "narrow", "movedim", "diagonal", "logsumexp", "roll", "tile",
+         "nonzero", "argwhere", "count_nonzero",
          "diag", "nan_to_num", "clamp_min", "clamp_max", "clamp_min_", "clamp_max_",
          "broadcast_to", "tensor_split", "index_add", "index_add_", "unique", "bincount",
          "median", "nanmedian", "quantile", "nanquantile", "matrix_exp"),
@@ -108,12 +108,15 @@ def check_tensor_sequence(function: str, tensors: Any) -> None:
 def argument_type_name(value: Any) -> str:
     """How PyTorch's argument parser names the type of an argument in its errors."""
     from .._dtype import dtype
+    from .._generator import Generator
     from .._size import Size
 
     if isinstance(value, Tensor):
         return "Tensor"
     if isinstance(value, dtype):
         return "torch.dtype"
+    if isinstance(value, Generator):
+        return "torch._C.Generator"  # the C++ class's name, as the parser prints it
     if isinstance(value, Size):
         return "torch.Size"
     return type_name(value)
@@ -127,7 +130,7 @@ def invalid_combination(function: str, args: tuple, kwargs: dict,
     them), then each signature, with the line of ``reasons`` given for it."""
     given = [argument_type_name(a) for a in args] + [
         f"{k}={argument_type_name(v)}" for k, v in reversed(kwargs.items())]
-    got = ", ".join(given) if args else ", ".join(given) + ", "
+    got = ", ".join(given) if args or not kwargs else ", ".join(given) + ", "
     reasons = reasons or {}
     return TypeError(
         f"{function}() received an invalid combination of arguments - got ({got}), but "

@@ -47,10 +47,11 @@ from .svd import svdvals
 Dims = int | Sequence[int] | None
 
 
-class LinalgVectorNormBackward0(Node):
+class _VectorNormBackward(Node):
+    """PyTorch's ``norm_backward``, shared by the two nodes that record a vector norm."""
+
     __slots__ = ("axes", "keepdim", "ord", "dim")
     saved_names = ("self", "result")
-    saved_attributes = ("dim", "keepdim", "ord")
 
     def backward(self, grad):
         x, norm = self.saved_arrays()
@@ -78,6 +79,32 @@ class LinalgVectorNormBackward0(Node):
         return scaled * formula.where(norm == 0, 0, grad / norm ** (order - 1))
 
 
+class LinalgVectorNormBackward0(_VectorNormBackward):
+    __slots__ = ()
+    saved_attributes = ("dim", "keepdim", "ord")
+
+
+class NormBackward0(_VectorNormBackward):
+    """ATen's older ``norm(self, p)`` over every element, which PyTorch's own C++ code calls
+    (``norm_except_dim`` in weight normalisation); Python's ``torch.norm`` goes to
+    ``vector_norm`` instead. The same gradient; ``p`` saved as given (an int stays one)."""
+
+    __slots__ = ()
+    saved_attributes = ("p",)
+
+    @property
+    def p(self) -> float:
+        return self.ord
+
+
+class NormBackward1(NormBackward0):
+    """ATen's ``norm(self, p, dim, keepdim)``: ``norm_except_dim`` along a dimension, and
+    ``F.pairwise_distance``."""
+
+    __slots__ = ()
+    saved_attributes = ("dim", "keepdim", "p")
+
+
 def _dims(dim: Dims) -> tuple[int, ...] | None:
     return None if dim is None else ((dim,) if isinstance(dim, int) else tuple(dim))
 
@@ -102,6 +129,13 @@ def _vector_norm_values(data: np.ndarray, order: float, axes: tuple[int, ...] | 
 def vector_norm(x: Tensor, ord: float = 2, dim: Dims = None, keepdim: bool = False, *,  # noqa: A002
                 dtype: _dtype.dtype | None = None) -> Tensor:
     """The ``ord``-norm of all of ``x``, or of each slice along ``dim``."""
+    return _vector_norm(x, ord, dim, keepdim, dtype, LinalgVectorNormBackward0)
+
+
+def _vector_norm(x: Tensor, ord: float, dim: Dims, keepdim: bool,  # noqa: A002
+                 dtype: _dtype.dtype | None, node_type: type[_VectorNormBackward]) -> Tensor:
+    """``vector_norm``, its result recorded as ``node_type``: ``LinalgVectorNormBackward0``,
+    or ``NormBackward1`` for ATen's ``norm`` (see ``aten_norm``)."""
     data = x._data
     if data.dtype.kind != "f":
         raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor "
@@ -122,8 +156,15 @@ def vector_norm(x: Tensor, ord: float = 2, dim: Dims = None, keepdim: bool = Fal
                                    "operation does not have an identity")
     result = _vector_norm_values(data, order, axes, keepdim).astype(data.dtype, copy=False)
     shown = None if dims is None else tuple(shown_dim(d) for d in dims)
-    return record(result, LinalgVectorNormBackward0, (x,), saved=(x,), save_output=True,
+    return record(result, node_type, (x,), saved=(x,), save_output=True,
                   axes=axes, keepdim=keepdim, ord=ord, dim=shown)
+
+
+def aten_norm(input: Tensor, p: float, dim: Dims = None, keepdim: bool = False) -> Tensor:
+    """ATen's ``norm(self, p[, dim, keepdim])``, as PyTorch's C++ functions call it: the
+    vector norm, recorded as ``NormBackward0`` (all elements) or ``NormBackward1``."""
+    node_type = NormBackward0 if dim is None else NormBackward1
+    return _vector_norm(input, p, dim, keepdim, None, node_type)
 
 
 def _matrix_norm_checks(A: Tensor, dim: Any, low_precision: bool) -> tuple[int, int]:  # noqa: N803

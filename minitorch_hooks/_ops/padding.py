@@ -12,6 +12,7 @@ See <https://docs.pytorch.org/docs/2.13/generated/torch.nn.functional.pad.html>
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Sequence
 
 import numpy as np
@@ -64,8 +65,10 @@ def constant_pad_nd(input: Tensor, pad: Sequence[int], value: float) -> Tensor:
 
 def _as_saved(pad: Sequence[int]) -> tuple[int, ...]:
     """``_saved_pad`` as PyTorch shows it: its node keeps the amounts as unsigned 64-bit
-    numbers, so a negative pad (a crop) reads as ``2**64`` minus its size."""
-    return tuple(p % 2**64 for p in pad)
+    numbers, so a negative pad (a crop) reads as ``2**64`` minus its size. (NumPy's
+    integers, which PyTorch accepts too, are made Python ints first: ``int64 % 2**64``
+    overflows.)"""
+    return tuple(operator.index(p) % 2**64 for p in pad)
 
 
 class _GatherPadBackward(Node):

@@ -71,6 +71,22 @@ def add(input: Any, other: Any, *, alpha: float = 1) -> Tensor:
     return record(data, AddBackward0, (input, other), alpha=alpha)
 
 
+class AddBackward1(Node):
+    """ATen's ``add.Scalar``, a tensor plus a number, as PyTorch's C++ functions add them
+    (``x1 - x2 + eps`` in ``F.pairwise_distance``). Python's ``x + 1.0`` wraps the number
+    in a tensor and records ``AddBackward0`` instead. Nothing to save; one input."""
+
+    __slots__ = ()
+
+    def backward(self, grad):
+        return grad
+
+
+def add_scalar(input: Tensor, other: float) -> Tensor:
+    """``input + other`` for a number ``other``, recorded as ATen's ``add.Scalar``."""
+    return record(_binary(input, other, np.add), AddBackward1, (input,))
+
+
 class SubBackward0(Node):
     __slots__ = ("alpha",)
     saved_attributes = ("alpha",)

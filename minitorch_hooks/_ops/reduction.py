@@ -1,4 +1,4 @@
-"""Reductions: ``sum``, ``mean``, ``max``/``min``, ``norm``.
+"""Reductions: ``sum``, ``nansum``, ``mean``, ``max``/``min``, ``norm``.
 
 A reduction's backward spreads the output gradient back over the elements that were
 reduced: every element for ``sum``, equal shares for ``mean``, only the winners for
@@ -88,6 +88,41 @@ def sum(input: Tensor, dim: Dims = None, keepdim: bool = False, *,  # noqa: A001
     return record(data.sum(axis=axes, keepdims=keepdim), SumBackward1, (input,),
                   shape=data.shape, axes=axes, keepdim=keepdim,
                   dim=tuple(shown_dim(d) for d in _given_dims(dim)))
+
+
+class NansumBackward0(Node):
+    """PyTorch's ``nansum_backward``: the sum's gradient, spread over the input, times a
+    mask that is 0 where the input was nan (so a nan element gets no gradient, even an
+    infinite one gives nan there, as ``inf * 0`` does in PyTorch)."""
+
+    __slots__ = ("axes", "keepdim", "dim")  # ``dim`` as given (None for all elements)
+    saved_names = ("self",)
+    saved_attributes = ("dim", "keepdim")
+
+    def backward(self, grad):
+        (x,) = self.saved_arrays()
+        x = formula.array(x)
+        spread = formula.expand(_unreduce(grad, self.axes, self.keepdim), x.shape)
+        return spread * formula.like((~np.isnan(x)).astype(formula.dtype(grad)), grad)
+
+
+def nansum(input: Tensor, dim: Dims = None, keepdim: bool = False, *,
+           dtype: Any = None) -> Tensor:
+    """``sum`` that counts nan as zero. Integers and bools sum to int64, as for ``sum``.
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.nansum.html>
+    """
+    data = input._data
+    if data.dtype.kind == "f":  # the nans become zeros before a cast to ``dtype``
+        data = np.where(np.isnan(data), data.dtype.type(0), data)
+    if dtype is not None:
+        data = data.astype(dtype.numpy_type)
+    elif data.dtype.kind in "biu":
+        data = data.astype(np.int64)
+    axes = None if dim is None else _axes(dim, data.ndim)
+    shown = None if dim is None else tuple(shown_dim(d) for d in _given_dims(dim))
+    return record(np.asarray(data.sum(axis=axes, keepdims=keepdim), dtype=data.dtype),
+                  NansumBackward0, (input,), saved=(input,), axes=axes, keepdim=keepdim,
+                  dim=shown)
 
 
 class TraceBackward0(Node):

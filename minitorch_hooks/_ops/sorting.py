@@ -1,4 +1,4 @@
-"""Ordering values: ``sort``, ``argsort`` and ``topk``.
+"""Ordering values: ``sort``, ``argsort``, ``topk`` and ``kthvalue``.
 
 Saliency and pruning code sorts activations or gradients and keeps the largest:
 ``scores.topk(k)``. A sort's gradient is a permutation: each value's gradient goes back
@@ -10,25 +10,30 @@ pairs with C++'s ``std::sort`` (or ``std::stable_sort`` when asked for ``stable=
 pick the top ``k`` with ``std::nth_element`` or ``std::partial_sort``; all but
 ``stable_sort`` may reorder equal values, each in its own way, so ``cpp_algorithms.py``
 repeats them step by step. A nan counts as larger than every number: last in an ascending
-sort, first in a descending one and among the largest for ``topk``.
+sort, first in a descending one and among the largest for ``topk``. ``kthvalue`` uses
+neither: PyTorch's own quickselect (``quick_select_template``, from Torch7), repeated here.
 See <https://docs.pytorch.org/docs/2.13/generated/torch.sort.html>
 """
 
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from .. import return_types
+from .._size_argument import _is_integer
 from .._tensor import Tensor, _wrap_dim, wrap
 from ..autograd import _formula as formula
 from ..autograd.graph import Node
+from ..utils.hooks import type_name
 from . import cpp_algorithms
 from ._record import record, shown_dim
 from .gather_scatter import positions
+from .reduction import _DimExtremumBackward
 
 
 def _ascending(x: tuple, y: tuple) -> bool:
@@ -184,3 +189,121 @@ def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True,
     else:
         indices = _each_slice(work, axis, _topk_order(k, largest, sorted), k)
     return _selected("topk", TopkBackward0, input, dim, indices)
+
+
+def _greater_or_nan(x: Any, y: Any) -> bool:
+    """``kthvalue``'s comparison: x after y; a nan after every number."""
+    return (math.isnan(x) and not math.isnan(y)) or x > y
+
+
+def _quick_select(values: list, indices: list, k: int) -> None:
+    """PyTorch's ``quick_select_template`` (``aten/src/ATen/native/Sorting.cpp``): moves
+    the ``k``-th smallest of ``values`` (0-based) to position ``k``, swapping ``indices``
+    along. A median-of-three pivot and Sedgewick's partition; equal values end up in an
+    order that only this exact sequence of swaps gives, so the index ``kthvalue`` returns
+    among ties is PyTorch's."""
+    def swap(i: int, j: int) -> None:
+        values[i], values[j] = values[j], values[i]
+        indices[i], indices[j] = indices[j], indices[i]
+
+    low, high = 0, len(values) - 1
+    while high > low:
+        if high == low + 1:  # two elements
+            if _greater_or_nan(values[low], values[high]):
+                swap(low, high)
+            return
+        swap((low + high) >> 1, low + 1)  # the median of three becomes the pivot, at low
+        if _greater_or_nan(values[low + 1], values[high]):
+            swap(low + 1, high)
+        if _greater_or_nan(values[low], values[high]):
+            swap(low, high)
+        if _greater_or_nan(values[low + 1], values[low]):
+            swap(low + 1, low)
+        i, j, pivot = low + 1, high, values[low]
+        while True:
+            i += 1
+            while _greater_or_nan(pivot, values[i]):
+                i += 1
+            j -= 1
+            while _greater_or_nan(values[j], pivot):
+                j -= 1
+            if j < i:
+                break
+            swap(i, j)
+        swap(low, j)
+        if j <= k:
+            low = i
+        if j >= k:
+            high = j - 1
+
+
+def _kth_order(k: int) -> Callable[[np.ndarray], np.ndarray]:
+    def order(row: np.ndarray) -> np.ndarray:
+        values, indices = row.tolist(), list(range(row.size))
+        _quick_select(values, indices, k - 1)
+        return np.array([indices[k - 1]], dtype=np.int64)
+
+    return order
+
+
+class KthvalueBackward0(_DimExtremumBackward):
+    """The gradient goes to the one element picked, as for ``max(dim)``."""
+
+    __slots__ = ("dim",)
+    saved_attributes = ("dim", "keepdim", "self_sym_sizes")
+
+    @property
+    def self_sym_sizes(self) -> tuple[int, ...]:
+        return self.shape
+
+
+def _kthvalue(input: Tensor, k: Any, dim: Any, keepdim: bool, positions: tuple[int, int]
+              ) -> Any:
+    for name, value, position in (("k", k, positions[0]), ("dim", dim, positions[1])):
+        if not _is_integer(value):  # PyTorch's parser: an int, a NumPy or 1-element int tensor
+            raise TypeError(f"kthvalue(): argument '{name}' (position {position}) must be "
+                            f"int, not {type_name(value)}")
+    k, dim = operator.index(k), operator.index(dim)
+    data = input._data
+    if data.dtype == np.bool_:
+        raise NotImplementedError("\"kthvalue_cpu\" not implemented for 'Bool'")
+    axis = _wrap_dim(dim, data.ndim)
+    work = data.reshape(1) if data.ndim == 0 else data
+    if work.shape[axis] == 0:
+        raise IndexError(f"kthvalue(): Expected reduction dim {axis} to have non-zero size.")
+    if not 0 < k <= work.shape[axis]:
+        raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {axis}")
+    if work.size == 0:
+        indices = np.zeros(work.shape[:axis] + (1,) + work.shape[axis + 1:], dtype=np.int64)
+    else:
+        indices = _each_slice(work, axis, _kth_order(k), 1)
+    values = np.take_along_axis(work, indices, axis=axis)
+    if not keepdim or data.ndim == 0:
+        values, indices = values.squeeze(axis), indices.squeeze(axis)
+        if data.ndim == 0:
+            values, indices = values.reshape(()), indices.reshape(())
+    out = record(values, KthvalueBackward0, (input,), shape=data.shape, axis=axis,
+                 keepdim=keepdim, dim=shown_dim(dim))
+    chosen = wrap(indices)
+    if out._grad_fn is not None:
+        out._grad_fn._save_output(chosen)  # PyTorch saves the indices output
+    return return_types.kthvalue(out, chosen)
+
+
+def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False, *,
+             out: Any = None) -> Any:
+    """``(values, indices)``: the ``k``-th smallest element of each slice along ``dim``
+    (``k`` counts from 1) and where it was; a nan counts as larger than every number.
+    Among equal values, the index is the one PyTorch's quickselect leaves at rank ``k``
+    (not always the first). ``out=`` is not implemented; ``k`` and ``dim`` given by
+    keyword are reported at their positions when not ints.
+    See <https://docs.pytorch.org/docs/2.13/generated/torch.kthvalue.html>
+    """
+    if out is not None:
+        raise NotImplementedError("minitorch_hooks does not implement out=")
+    return _kthvalue(input, k, dim, keepdim, (2, 3))
+
+
+def kthvalue_method(self: Tensor, k: int, dim: int = -1, keepdim: bool = False) -> Any:
+    """``Tensor.kthvalue(k, dim=-1, keepdim=False)``."""
+    return _kthvalue(self, k, dim, keepdim, (1, 2))

@@ -23,53 +23,23 @@ from .._tensor import Tensor, wrap
 from ..autograd import _formula as formula
 from ..autograd.graph import Node
 from ._record import record
-from .norms import LinalgVectorNormBackward0
-
-
-class NormBackward0(LinalgVectorNormBackward0):
-    """``torch.norm(x, p)`` over every element: what ``norm_except_dim(v, 2, -1)`` calls."""
-
-    __slots__ = ("p",)
-    saved_names = ("self", "result")
-    saved_attributes = ("p",)
-
-
-class NormBackward1(LinalgVectorNormBackward0):
-    """``torch.norm(x, p, dim, keepdim)``: the same gradient, ``x / ||x||`` times ``grad``."""
-
-    __slots__ = ("p", "dim")
-    saved_names = ("self", "result")
-    saved_attributes = ("p", "dim", "keepdim")
-
-
-def _norm(input: Tensor, p: int, dim: int | None) -> Tensor:
-    """ATen's ``norm(input, p[, dim])``, for ``p=2``: the kernel ``norm_except_dim`` uses."""
-    if p != 2:
-        raise NotImplementedError("minitorch_hooks implements only the 2-norm")
-    data = input._data
-    axes = None if dim is None else (dim,)
-    result = np.sqrt((data * data).sum(axis=axes)).astype(data.dtype)
-    if dim is None:
-        return record(result, NormBackward0, (input,), saved=(input,), save_output=True,
-                      axes=None, keepdim=False, p=p, ord=p)
-    return record(result, NormBackward1, (input,), saved=(input,), save_output=True,
-                  axes=axes, keepdim=False, p=p, ord=p, dim=(dim,))
+from .norms import aten_norm
 
 
 def norm_except_dim(v: Tensor, pow: int = 2, dim: int = 0) -> Tensor:  # noqa: A002 - PyTorch's name
     """The ``pow``-norm of each slice of ``v`` along ``dim``, shaped to broadcast against
     ``v`` (size 1 everywhere but ``dim``); ``dim=-1``: one norm of the whole tensor."""
     if dim == -1:
-        return _norm(v, pow, None)
+        return aten_norm(v, pow)
     last = v.dim() - 1
     if dim == 0:
         output_size = [1] * v.dim()
         output_size[0] = v.size(0)
-        return _norm(v.contiguous().view(v.size(0), -1), pow, 1).view(output_size)
+        return aten_norm(v.contiguous().view(v.size(0), -1), pow, 1).view(output_size)
     if dim == last:
         output_size = [1] * v.dim()
         output_size[last] = v.size(last)
-        return _norm(v.contiguous().view(-1, v.size(last)), pow, 0).view(output_size)
+        return aten_norm(v.contiguous().view(-1, v.size(last)), pow, 0).view(output_size)
     return norm_except_dim(v.transpose(0, dim), pow, 0).transpose(0, dim)
 
 

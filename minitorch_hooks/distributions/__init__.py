@@ -4,8 +4,9 @@ methods and attribution libraries (Captum's KernelSHAP draws how many features t
 from a ``Categorical``) use them.
 
 minitorch_hooks has the base class, ``Distribution``, with its argument validation, the
-``Categorical`` distribution and the constraints it needs; PyTorch's other distributions
-(``Normal``, ``Bernoulli``...), transforms and KL divergences say that they are missing.
+``Categorical`` and ``Normal`` distributions (TorchCAM's SmoothGradCAM++ draws its noise
+from a ``Normal``) and the constraints they need; PyTorch's other distributions
+(``Bernoulli``, ``Uniform``...), transforms and KL divergences say that they are missing.
 See <https://docs.pytorch.org/docs/2.13/distributions.html>
 """
 
@@ -13,7 +14,8 @@ from .. import _missing
 from . import constraints
 from .categorical import Categorical
 from .distribution import Distribution
+from .normal import Normal
 
-__all__ = ["Categorical", "Distribution", "constraints"]
+__all__ = ["Categorical", "Distribution", "Normal", "constraints"]
 
-__getattr__ = _missing.module_getattr(__name__, "torch.distributions")  # Normal... say so
+__getattr__ = _missing.module_getattr(__name__, "torch.distributions")  # Bernoulli... say so

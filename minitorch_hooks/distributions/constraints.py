@@ -8,9 +8,10 @@ False. A *dependent* constraint is one that depends on the distribution's own pa
 (a categorical's support is ``0 .. K-1``): it cannot be checked on its own, so checking
 skips it, and ``dependent_property`` makes one that is a property on an instance.
 
-Only the constraints that ``Categorical`` uses are here: ``real``, ``real_vector``,
-``simplex``, ``integer_interval``, ``independent``, ``dependent`` and
-``dependent_property``; PyTorch's others say they are missing.
+Only the constraints that ``Categorical`` and ``Normal`` use are here: ``real``,
+``real_vector``, ``simplex``, ``positive``, ``greater_than``, ``integer_interval``,
+``independent``, ``dependent`` and ``dependent_property``; PyTorch's others say they are
+missing.
 See <https://docs.pytorch.org/docs/2.13/distributions.html#module-torch.distributions.constraints>
 """
 
@@ -23,8 +24,8 @@ from .. import _missing
 from .._ops import reduction
 from .._tensor import Tensor
 
-__all__ = ["Constraint", "dependent", "dependent_property", "independent", "integer_interval",
-           "is_dependent", "real", "real_vector", "simplex"]
+__all__ = ["Constraint", "dependent", "dependent_property", "greater_than", "independent",
+           "integer_interval", "is_dependent", "positive", "real", "real_vector", "simplex"]
 
 
 class Constraint:
@@ -165,6 +166,21 @@ class _Real(Constraint):
         return value == value
 
 
+class _GreaterThan(Constraint):
+    """Numbers strictly above ``lower_bound``: a normal's ``scale`` is ``positive``,
+    ``GreaterThan(lower_bound=0.0)``."""
+
+    def __init__(self, lower_bound: Any) -> None:
+        self.lower_bound = lower_bound
+        super().__init__()
+
+    def check(self, value: Tensor) -> Tensor:
+        return self.lower_bound < value
+
+    def __repr__(self) -> str:
+        return f"{self.__class__.__name__[1:]}(lower_bound={self.lower_bound})"
+
+
 class _Simplex(Constraint):
     """Vectors along the last dimension whose entries are ``>= 0`` and add up to 1 (to
     within 1e-6): probabilities."""
@@ -177,8 +193,10 @@ class _Simplex(Constraint):
 
 dependent = _Dependent()
 dependent_property = _DependentProperty
+greater_than = _GreaterThan
 independent = _IndependentConstraint
 integer_interval = _IntegerInterval
+positive = _GreaterThan(0.0)
 real = _Real()
 real_vector = independent(real, 1)
 simplex = _Simplex()

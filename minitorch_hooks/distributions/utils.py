@@ -1,5 +1,6 @@
 """Helpers the distributions share: parameters computed on first use (``lazy_property``)
-and the two ways of giving a categorical's weights, probabilities and logits.
+and the two ways of giving a categorical's weights, probabilities and logits; and
+``broadcast_all``, which makes a normal's ``loc`` and ``scale`` tensors of one shape.
 See <https://github.com/pytorch/pytorch/blob/v2.13.0/torch/distributions/utils.py>
 """
 
@@ -7,15 +8,19 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import update_wrapper
+from numbers import Number
 from typing import Any
 
 import numpy as np
 
-from .. import nn
+from .. import _dtype, nn
+from .._creation import tensor
+from .._ops.pointwise import broadcast_shapes
 from .._tensor import Tensor
 from ..autograd.grad_mode import enable_grad
 
-__all__ = ["clamp_probs", "lazy_property", "logits_to_probs", "probs_to_logits"]
+__all__ = ["broadcast_all", "clamp_probs", "lazy_property", "logits_to_probs",
+           "probs_to_logits"]
 
 
 class lazy_property:  # noqa: N801 - PyTorch's name
@@ -59,3 +64,19 @@ def probs_to_logits(probs: Tensor, is_binary: bool = False) -> Tensor:
     if is_binary:
         return ps_clamped.log() - (-ps_clamped).log1p()
     return ps_clamped.log()
+
+
+def broadcast_all(*values: Any) -> tuple[Tensor, ...]:
+    """The ``values`` (tensors or numbers) as tensors of one shape: a number becomes a
+    tensor of the first tensor's dtype (float32, the default dtype, if there is none), then
+    each is expanded to the broadcast shape, as ``torch.broadcast_tensors`` does: an
+    ``ExpandBackward0`` where the shape changes, the tensor itself where it does not."""
+    if not all(isinstance(v, (Tensor, Number)) for v in values):
+        raise ValueError("Input arguments must all be instances of Number, "
+                         "torch.Tensor or objects implementing __torch_function__.")
+    dtype = next((v.dtype for v in values if isinstance(v, Tensor)), _dtype.float32)
+    tensors = [v if isinstance(v, Tensor) else tensor(v, dtype=dtype) for v in values]
+    shape: tuple[int, ...] = ()
+    for t in tensors:
+        shape = broadcast_shapes(shape, tuple(t.shape))
+    return tuple(t if tuple(t.shape) == shape else t.expand(shape) for t in tensors)

@@ -21,8 +21,8 @@ import numpy as np
 
 from .._dtype import from_numpy_dtype
 from .._ops import clamping, conversion
-from .._ops.norms import tensor_norm, vector_norm
-from .._ops.pointwise import add, broadcast_shapes, div, mul, sub
+from .._ops.norms import aten_norm, tensor_norm, vector_norm
+from .._ops.pointwise import add_scalar, broadcast_shapes, div, mul, sub
 from .._ops.reduction import sum
 from .._ops.shape import expand, expand_as
 from .._tensor import Tensor, wrap
@@ -61,7 +61,7 @@ def pairwise_distance(x1: Tensor, x2: Tensor, p: float = 2.0, eps: float = 1e-6,
     """The ``p``-norm of ``x1 - x2 + eps`` along the last dimension of the broadcast
     inputs (rows of a batch, or two vectors)."""
     last = max(x1.dim(), x2.dim()) - 1
-    return tensor_norm(add(sub(x1, x2), eps), p, last, keepdim)
+    return aten_norm(add_scalar(sub(x1, x2), eps), float(p), last, keepdim)
 
 
 def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:

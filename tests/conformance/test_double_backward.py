@@ -462,6 +462,13 @@ OPS: list[tuple[str, Op, tuple[np.ndarray, ...]]] = [
      + torch.linalg.svd(x, full_matrices=False).Vh[:, :3].pow(2), (signed((3, 4)),)),
     ("matrix_norm nuc", lambda torch, x: torch.linalg.matrix_norm(x, "nuc") * x,
      (signed((4, 3)),)),
+    ("kthvalue", lambda torch, x: (x * x).kthvalue(2, 1).values ** 3, (signed(S34),)),
+    ("nansum", lambda torch, x: (x * x).nansum(1, keepdim=True) * x, (signed(S34),)),
+    ("pairwise_distance", lambda torch, a, b: torch.nn.functional.pairwise_distance(
+        a * a, b, p=3) ** 2, (signed(S34), signed(S34, 1))),
+    ("normal", lambda torch, m, s: (torch.manual_seed(0), torch.normal(m * m, s * s)
+                                    + torch.normal(m, 2.0) + torch.normal(1.0, s * s))[1] * m,
+     (signed(S34), signed(S34, 1))),
 ]
 
 # Node classes the table need not reach, and why.

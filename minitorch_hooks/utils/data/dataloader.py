@@ -11,15 +11,17 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from ..._generator import Generator
 from .collate import default_collate
 from .dataset import Dataset
 from .sampler import BatchSampler, RandomSampler, Sampler, SequentialSampler, random_int64
 
+_T_co = TypeVar("_T_co", covariant=True)
 
-class DataLoader:
+
+class DataLoader(Generic[_T_co]):
     """Batches of ``batch_size`` samples, shuffled anew each epoch with ``shuffle=True``;
     ``drop_last`` drops a last, incomplete batch. Samples are loaded in this process
     (``num_workers=0``)."""

@@ -4,14 +4,17 @@ See <https://docs.pytorch.org/docs/2.13/data.html#torch.utils.data.Dataset>
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from ..._tensor import Tensor
 
+_T_co = TypeVar("_T_co", covariant=True)
 
-class Dataset:
+
+class Dataset(Generic[_T_co]):
     """A map-style dataset: subclasses define ``__getitem__`` (and ``__len__``, which a
-    ``DataLoader`` needs to sample and to count batches)."""
+    ``DataLoader`` needs to sample and to count batches). Generic, as in PyTorch:
+    ``class MyData(Dataset[tuple[Tensor, int]])``."""
 
     def __getitem__(self, index: int) -> Any:
         raise NotImplementedError("Subclasses of Dataset should implement __getitem__.")

@@ -10,7 +10,7 @@ See <https://docs.pytorch.org/docs/2.13/data.html#data-loading-order-and-sampler
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sized
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from ..._creation import randint, randperm
 from ..._generator import Generator
@@ -23,8 +23,12 @@ def random_int64(generator: Generator | None) -> int:
     return int((generator or default_generator)._random64(1)[0]) % 2**63
 
 
-class Sampler:
-    """The base class: an iterable of indices."""
+_T_co = TypeVar("_T_co", covariant=True)
+
+
+class Sampler(Generic[_T_co]):
+    """The base class: an iterable of indices. Generic, as in PyTorch, so that code can
+    annotate what it yields: ``class MySampler(Sampler[list[int]])``."""
 
     def __iter__(self) -> Iterator[Any]:
         raise NotImplementedError
