@@ -238,7 +238,7 @@ def _lambda_source(function: Any) -> str | None:
 
 
 # Longer keys keep their start and a digest of the whole, to stay readable in a diff.
-LONGEST_KEY = 100
+LONGEST_KEY = 80
 
 
 def scenario_key(nodeid: str, params: dict[str, Any] | None) -> str | None:
