@@ -25,7 +25,7 @@ import numpy as np
 from .. import return_types
 from .._tensor import Tensor, _wrap_dim, wrap
 from ._record import record, shown_dim
-from .reduction import _AllExtremumBackward, _DimExtremumBackward
+from .reduction import _AllExtremumBackward, _PickedAlongDimBackward
 
 
 class MedianBackward0(_AllExtremumBackward):
@@ -36,13 +36,8 @@ class NanmedianBackward0(_AllExtremumBackward):
     __slots__ = ()
 
 
-class MedianBackward1(_DimExtremumBackward):
-    __slots__ = ("dim",)
-    saved_attributes = ("dim", "keepdim", "self_sym_sizes")
-
-    @property
-    def self_sym_sizes(self) -> tuple[int, ...]:
-        return self.shape
+class MedianBackward1(_PickedAlongDimBackward):
+    __slots__ = ()
 
 
 class NanmedianBackward1(MedianBackward1):

@@ -232,6 +232,18 @@ class _DimExtremumBackward(Node):
                          node_type=formula.ScatterBackward0).reshape(self.shape)
 
 
+class _PickedAlongDimBackward(_DimExtremumBackward):
+    """The same gradient for a value picked along ``dim`` by rank (a median, the ``k``-th
+    smallest), whose node also shows ``dim`` and the input's sizes, as PyTorch's does."""
+
+    __slots__ = ("dim",)
+    saved_attributes = ("dim", "keepdim", "self_sym_sizes")
+
+    @property
+    def self_sym_sizes(self) -> tuple[int, ...]:
+        return self.shape
+
+
 class MaxBackward0(_DimExtremumBackward):
     __slots__ = ()
 

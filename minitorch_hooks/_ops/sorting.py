@@ -33,7 +33,7 @@ from ..utils.hooks import type_name
 from . import cpp_algorithms
 from ._record import record, shown_dim
 from .gather_scatter import positions
-from .reduction import _DimExtremumBackward
+from .reduction import _PickedAlongDimBackward
 
 
 def _ascending(x: tuple, y: tuple) -> bool:
@@ -246,15 +246,10 @@ def _kth_order(k: int) -> Callable[[np.ndarray], np.ndarray]:
     return order
 
 
-class KthvalueBackward0(_DimExtremumBackward):
+class KthvalueBackward0(_PickedAlongDimBackward):
     """The gradient goes to the one element picked, as for ``max(dim)``."""
 
-    __slots__ = ("dim",)
-    saved_attributes = ("dim", "keepdim", "self_sym_sizes")
-
-    @property
-    def self_sym_sizes(self) -> tuple[int, ...]:
-        return self.shape
+    __slots__ = ()
 
 
 def _kthvalue(input: Tensor, k: Any, dim: Any, keepdim: bool, positions: tuple[int, int]
