@@ -93,6 +93,9 @@ def pytest_collection_modifyitems(config, items):
         if item.nodeid.split("::", 1)[0] in HOOKS_TIER and item.originalname not in FRESH_FUZZING:
             item.add_marker(pytest.mark.hooks)
         if _trains(item):
+            if not item.nodeid.startswith(TRAINING_FILES):
+                raise pytest.UsageError(f"{item.nodeid} trains, but its file is not in "
+                                        "TRAINING_FILES (tests/conftest.py)")
             item.add_marker("trains")
 
 
@@ -128,6 +131,16 @@ TRAINING_TESTS = ("test_block", "test_the_check_passes_on_the_solution",
                   "test_the_solution_passes_against_pytorch_s_recorded_answers",
                   "test_the_solution_runs_as_a_script",
                   "test_the_solution_runs_unchanged_on_pytorch")
+# The files that hold them. ``pytest -m trains`` collects these only (collecting all the
+# others was most of that run's time), and a test marked outside them is an error.
+TRAINING_FILES = (*TRAINING_MODULES, "tests/docs/test_doc_blocks.py", "tests/test_exercises.py")
+
+
+def pytest_ignore_collect(collection_path, config):
+    if (config.getoption("markexpr") == "trains" and collection_path.name.startswith("test_")
+            and collection_path.suffix == ".py"):
+        return collection_path.relative_to(config.rootpath).as_posix() not in TRAINING_FILES
+    return None
 
 
 def _trains(item) -> bool:
