@@ -16,6 +16,7 @@ import sys
 import textwrap
 import time
 import xml.etree.ElementTree as ElementTree
+from collections.abc import Iterator
 
 import pytest
 from harness import real_torch
@@ -328,15 +329,17 @@ def _none_left(pids: list[int], within: float = 10) -> bool:
     return True
 
 
-def _start(tmp_path: pathlib.Path, *argv: str) -> tuple[subprocess.Popen, pathlib.Path]:
-    """``minitorch-hooks ARGV... FOREVER-script FOLDER`` in a fresh interpreter."""
+def _start(tmp_path: pathlib.Path, *argv: str, command: tuple[str, ...] = ("-m", "minitorch_hooks")
+           ) -> tuple[subprocess.Popen, pathlib.Path]:
+    """``minitorch-hooks ARGV... FOREVER-script FOLDER`` in a fresh interpreter (or
+    ``python COMMAND ARGV...``)."""
     folder = tmp_path / "pids"
     folder.mkdir()
     source_root = str(pathlib.Path(minitorch_hooks.__file__).resolve().parent.parent)
     env = dict(os.environ, PYTHONPATH=source_root)
     process = subprocess.Popen(
-        [sys.executable, "-m", "minitorch_hooks", *argv, script(tmp_path, FOREVER),
-         str(folder)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+        [sys.executable, *command, *argv, script(tmp_path, FOREVER), str(folder)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     return process, folder
 
 
@@ -390,20 +393,49 @@ def test_run_stopped_by_a_signal_says_so(tmp_path, signum, code, reason):
     os.kill(pids[1], signal.SIGKILL)
 
 
-def test_compare_timeout_stops_both_runs_and_what_they_started(tmp_path):
+# The default timeout, shortened to 10 s in the child process, which is otherwise the real
+# command line, started as a real process.
+SHORTENED_DEFAULT = ("-c", "import sys\nfrom minitorch_hooks.cli import stopping\n"
+                     "stopping.COMPARE_TIMEOUT = 10.0\nfrom minitorch_hooks.__main__ import main\n"
+                     "sys.exit(main())\n")
+
+
+@pytest.fixture(scope="module")
+def endless_compares(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict]:
+    """``compare`` on the endless script twice, started together: with ``--timeout 12``,
+    and with the default timeout. Each waits out its own timeout, so together they take
+    12 s, not 22 (long enough for both runs of each to start on a loaded machine, about
+    2 s, up to 8 s measured in CI on a machine with other work)."""
     real_torch()
-    # long enough for both runs to start on a loaded machine (2 s, up to 8 s measured in CI
-    # on a machine with other work), short for a test
-    process, folder = _start(tmp_path, "compare", "--timeout", "12")
-    try:
-        out, err = process.communicate(timeout=120)
-    finally:
+    given, default = tmp_path_factory.mktemp("given"), tmp_path_factory.mktemp("default")
+    started = {"given": (given, *_start(given, "compare", "--timeout", "12")),
+               "default": (default, *_start(default, "compare", command=SHORTENED_DEFAULT))}
+    yield started
+    for _, process, _ in started.values():
         process.kill()
+
+
+def _stopped_after(started: tuple, seconds: int) -> None:
+    """The compare in ``started`` exits 124 after ``seconds``, having stopped both of its
+    runs and what they started."""
+    tmp_path, process, folder = started
+    out, err = process.communicate(timeout=120)
     pids = _pids_written(folder, 2, within=0)
     assert (process.returncode, out) == (124, "")
-    assert err == (f"minitorch-hooks compare: {tmp_path / 'script.py'} stopped after 12 "
-                   "seconds (--timeout); its runs on PyTorch and minitorch_hooks were stopped\n")
+    assert err == (f"minitorch-hooks compare: {tmp_path / 'script.py'} stopped after "
+                   f"{seconds} seconds (--timeout); its runs on PyTorch and minitorch_hooks "
+                   "were stopped\n")
     assert _none_left(pids)
+
+
+def test_compare_timeout_stops_both_runs_and_what_they_started(endless_compares):
+    _stopped_after(endless_compares["given"], 12)
+
+
+def test_compare_stops_a_script_that_never_ends_by_default(endless_compares):
+    """Without ``--timeout``, ``compare`` still stops both runs: after
+    ``COMPARE_TIMEOUT`` seconds (600; 10 here, see ``SHORTENED_DEFAULT``)."""
+    _stopped_after(endless_compares["default"], 10)
 
 
 @STOP_SIGNALS
@@ -413,32 +445,6 @@ def test_compare_stopped_by_a_signal_stops_both_runs(tmp_path, signum, code, rea
     assert returncode == code
     assert err == (f"minitorch-hooks compare: {tmp_path / 'script.py'} {reason}; its runs on "
                    "PyTorch and minitorch_hooks were stopped\n")
-    assert _none_left(pids)
-
-
-def test_compare_stops_a_script_that_never_ends_by_default(tmp_path):
-    """Without ``--timeout``, ``compare`` still stops both runs: after
-    ``COMPARE_TIMEOUT`` seconds (600; shortened here to 10 in the child process, which is
-    otherwise the real command line, started as a real process)."""
-    real_torch()
-    folder = tmp_path / "pids"
-    folder.mkdir()
-    source_root = str(pathlib.Path(minitorch_hooks.__file__).resolve().parent.parent)
-    shortened = ("import sys\nfrom minitorch_hooks.cli import stopping\n"
-                 "stopping.COMPARE_TIMEOUT = 10.0\nfrom minitorch_hooks.__main__ import main\n"
-                 "sys.exit(main())\n")
-    process = subprocess.Popen(
-        [sys.executable, "-c", shortened, "compare", script(tmp_path, FOREVER), str(folder)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        env=dict(os.environ, PYTHONPATH=source_root))
-    try:
-        out, err = process.communicate(timeout=120)
-    finally:
-        process.kill()
-    pids = _pids_written(folder, 2, within=0)
-    assert (process.returncode, out) == (124, "")
-    assert err == (f"minitorch-hooks compare: {tmp_path / 'script.py'} stopped after 10 "
-                   "seconds (--timeout); its runs on PyTorch and minitorch_hooks were stopped\n")
     assert _none_left(pids)
 
 
