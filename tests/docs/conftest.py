@@ -60,9 +60,9 @@ def _start_site_build(shared: pathlib.Path) -> None:
 
 def pytest_collection_finish(session: pytest.Session) -> None:
     """The site is built from the start of the session when a selected test will look at
-    it (and no built site is given in ``MTH_SITE``), beside the tests that run first,
-    rather than with a core waiting for it when the first of those tests comes."""
-    if (not os.environ.get("MTH_SITE") and not _docs_extra_missing()
+    it, beside the tests that run first, rather than with a core waiting for it when the
+    first of those tests comes."""
+    if (not _docs_extra_missing()
             and any("site_dir" in getattr(item, "fixturenames", ()) for item in session.items)):
         _start_site_build(_shared_folder(session.config))
 
@@ -70,13 +70,7 @@ def pytest_collection_finish(session: pytest.Session) -> None:
 @pytest.fixture(scope="session")
 def site_dir(request: pytest.FixtureRequest) -> pathlib.Path:
     """The site built with ``mkdocs build --strict`` into a temporary folder, once for
-    the whole run (``build_site.py``, started as the session starts); or the one in
-    ``MTH_SITE``, which ``.ci/run`` has just built from the same tree with the same
-    command (so CI builds it once, not twice)."""
-    if os.environ.get("MTH_SITE"):
-        site = pathlib.Path(os.environ["MTH_SITE"])
-        assert (site / "index.html").is_file(), f"MTH_SITE={site} holds no built site"
-        return site
+    the whole run (``build_site.py``, started as the session starts)."""
     if _docs_extra_missing():
         skip_or_fail("the docs extra is not installed: pip install -e '.[docs]'")
     shared = _shared_folder(request.config)
