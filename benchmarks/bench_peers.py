@@ -14,7 +14,9 @@ left out, and a workload a library cannot express is marked "—"):
   bookkeeping outweighs the arithmetic; PyTorch and minitorch_hooks build it of
   ``nn.Linear`` and ``nn.ReLU`` modules, the others of their operations.
 - ``affine``: ``x @ w + b`` forward, with ``x`` 4x8, ``w`` 8x8 and ``b`` 8 requiring grad.
-- ``module call``: calling an ``nn.Identity`` (only the libraries with modules).
+- ``module call``: calling an ``nn.Identity`` (only the libraries with modules); and
+  ``hooked module call``: the same with one forward hook that returns None, the path
+  every module hook takes (``Module.__call__`` with its hook steps).
 - ``backward_growth``: whether backward is linear in the graph: the time of a backward
   through the chain at 10 000 ops, against ten times the time at 1000 ops (1.0 is
   linear). Each library's figure is divided by PyTorch's, as the times of the other
@@ -147,6 +149,11 @@ class TorchLike:
 
     def module_call(self) -> Callable[[], Any]:
         module, x = self.torch.nn.Identity(), self.torch.ones(4)
+        return lambda: module(x)
+
+    def hooked_module_call(self) -> Callable[[], Any]:
+        module, x = self.torch.nn.Identity(), self.torch.ones(4)
+        module.register_forward_hook(lambda module, args, output: None)
         return lambda: module(x)
 
     @staticmethod
@@ -299,6 +306,7 @@ WORKLOADS = {
     "small MLP 16-32-4, batch 8, one SGD step": "small_mlp",
     "4x8 @ 8x8 plus bias, forward": "affine",
     "module call (nn.Identity)": "module_call",
+    "module call with one forward hook (nn.Identity)": "hooked_module_call",
     "backward through 10k ops against 10x 1k ops": "backward_growth",
 }
 
@@ -374,7 +382,7 @@ def measure(adapters: dict[str, Any], workload: str, repeat: int) -> dict[str, f
     runs = {name: timed(adapter, workload) for name, adapter in adapters.items()}
     runs = {name: run for name, run in runs.items() if run is not None}
     number = {"chain": 1, "mlp": 5, "small_mlp": 200, "affine": 2000,
-              "module_call": 5000}[workload]
+              "module_call": 5000, "hooked_module_call": 2000}[workload]
     times: dict[str, list[float]] = {name: [] for name in runs}
     for _ in range(repeat):
         for name, run in runs.items():
