@@ -22,6 +22,47 @@ from pathlib import Path
 import pytest
 from docs_support import search_for
 
+
+class Seen:
+    """What the tab's page did during one check: every request, the failed ones, the
+    responses with an error status, and the page's uncaught errors."""
+
+    def __init__(self) -> None:
+        self.requests: list[str] = []
+        self.failed: list[str] = []
+        self.missing: list[str] = []
+        self.errors: list[str] = []
+
+    def clear(self) -> None:
+        for seen in (self.requests, self.failed, self.missing, self.errors):
+            seen.clear()
+
+
+@pytest.fixture(scope="module")
+def tab(browser) -> object:
+    """One browser tab for this file's checks, each of which loads its own page in it:
+    opening a tab costs Chromium about twice the CPU of loading a page of the same site in
+    a tab already open, and these checks open many pages."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.seen = Seen()
+    page.on("request", lambda request: page.seen.requests.append(request.url))
+    page.on("requestfailed", lambda request: page.seen.failed.append(request.url))
+    page.on("response", lambda response: page.seen.missing.append(response.url)
+            if response.status >= 400 else None)
+    page.on("pageerror", lambda error: page.seen.errors.append(str(error)))
+    yield page
+    page.close()
+
+
+@pytest.fixture
+def page(tab) -> object:
+    """The tab, with ``page.seen`` holding this check's events only: the page the check
+    before left has finished loading (nothing of it is still on its way), then the events
+    are forgotten."""
+    tab.wait_for_load_state("networkidle")
+    tab.seen.clear()
+    return tab
+
 # page -> CSS selector of the diagram it must show drawn
 PAGES = {
     "": "div.mermaid",                                   # the start page
@@ -35,12 +76,7 @@ PAGES = {
 
 @pytest.mark.parametrize("page_path", list(PAGES), ids=lambda p: p or "start page")
 def test_page_renders_offline_with_theme_navigation_and_diagram(
-        browser, base_url: str, page_path: str) -> None:
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
-    requests, failed, errors = [], [], []
-    page.on("request", lambda request: requests.append(request.url))
-    page.on("requestfailed", lambda request: failed.append(request.url))
-    page.on("pageerror", lambda error: errors.append(str(error)))
+        page, base_url: str, page_path: str) -> None:
     page.goto(base_url + page_path, wait_until="networkidle")
     if os.environ.get("MTH_SCREENSHOTS"):
         name = (page_path.strip("/").replace("/", "-") or "start") + ".png"
@@ -67,17 +103,13 @@ def test_page_renders_offline_with_theme_navigation_and_diagram(
     if os.environ.get("MTH_SCREENSHOTS"):
         name = (page_path.strip("/").replace("/", "-") or "start") + "-diagram.png"
         page.screenshot(path=str(Path(os.environ["MTH_SCREENSHOTS"]) / name))
-    page.close()
-    outside = [url for url in requests if not url.startswith(base_url)]
+    outside = [url for url in page.seen.requests if not url.startswith(base_url)]
     assert not outside, f"requests to other hosts: {outside}"
-    assert not failed, f"failed requests: {failed}"
-    assert not errors, f"errors in the page: {errors}"
+    assert not page.seen.failed, f"failed requests: {page.seen.failed}"
+    assert not page.seen.errors, f"errors in the page: {page.seen.errors}"
 
 
-def test_search_works_offline(browser, base_url: str) -> None:
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
-    requests = []
-    page.on("request", lambda request: requests.append(request.url))
+def test_search_works_offline(page, base_url: str) -> None:
     page.goto(base_url, wait_until="networkidle")
     search = page.locator(".md-search__input")
     search.click()
@@ -85,12 +117,10 @@ def test_search_works_offline(browser, base_url: str) -> None:
     result = page.locator(".md-search-result__item").first
     result.wait_for(timeout=15000)
     assert "Inside Module.__call__" in page.locator(".md-search-result").inner_text()
-    page.close()
-    assert all(url.startswith(base_url) for url in requests), requests
+    assert all(url.startswith(base_url) for url in page.seen.requests), page.seen.requests
 
 
-def test_search_finds_the_pages_that_call_a_method(browser, base_url: str) -> None:
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
+def test_search_finds_the_pages_that_call_a_method(page, base_url: str) -> None:
     page.goto(base_url, wait_until="networkidle")
     search_for(page, "register_forward_pre_hook")
     # Material shows results ten at a time and adds more as the list scrolls: scroll until
@@ -102,7 +132,6 @@ def test_search_finds_the_pages_that_call_a_method(browser, base_url: str) -> No
         if page.locator(".md-search-result__item").count() == shown:
             break
     found = page.locator(".md-search-result").inner_text()
-    page.close()
     # code-only uses, missed when model.register_forward_pre_hook( was one token
     for title in ("Log shapes", "Prune with a forward pre-hook", "Modify inputs and outputs"):
         assert title in found, found[:500]
@@ -116,12 +145,8 @@ QUERIES = {"ru": "хук", "zh": "钩子", "ko": "훅"}
 
 
 @pytest.mark.parametrize("page_path", LANGUAGE_PAGES)
-def test_each_language_renders_offline(browser, base_url: str, page_path: str) -> None:
+def test_each_language_renders_offline(page, base_url: str, page_path: str) -> None:
     locale = page_path.split("/")[0]
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
-    requests, errors = [], []
-    page.on("request", lambda request: requests.append(request.url))
-    page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto(base_url + page_path, wait_until="networkidle")
     assert page.locator("html").get_attribute("lang") == locale
     assert page.locator("header.md-header").is_visible()
@@ -130,14 +155,12 @@ def test_each_language_renders_offline(browser, base_url: str, page_path: str) -
     switcher = page.locator(".md-select__link[hreflang]")
     assert sorted(switcher.evaluate_all("links => links.map(l => l.hreflang)")) == [
         "en", "ko", "ru", "zh"]
-    page.close()
-    assert all(url.startswith(base_url) for url in requests), requests
-    assert not errors, errors
+    assert all(url.startswith(base_url) for url in page.seen.requests), page.seen.requests
+    assert not page.seen.errors, page.seen.errors
 
 
 @pytest.mark.parametrize("locale", list(QUERIES))
-def test_search_finds_pages_in_each_language(browser, base_url: str, locale: str) -> None:
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
+def test_search_finds_pages_in_each_language(page, base_url: str, locale: str) -> None:
     page.goto(f"{base_url}{locale}/", wait_until="networkidle")
     search = page.locator(".md-search__input")
     search.click()
@@ -148,20 +171,14 @@ def test_search_finds_pages_in_each_language(browser, base_url: str, locale: str
     page.locator(".md-search-result__item").first.wait_for(timeout=15000)
     links = page.locator(".md-search-result__link").evaluate_all(
         "links => links.map(l => new URL(l.href).pathname)")
-    page.close()
     assert any(link.startswith(f"/{locale}/") for link in links), links
 
 
-def test_the_language_switcher_keeps_the_page(browser, base_url: str) -> None:
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
-    missing = []
-    page.on("response", lambda response: missing.append(response.url)
-            if response.status >= 400 else None)
+def test_the_language_switcher_keeps_the_page(page, base_url: str) -> None:
     page.goto(base_url + "ru/how-to/log-shapes/", wait_until="networkidle")
     page.locator(".md-select").first.hover()
     page.locator('.md-select__link[hreflang="zh"]').click()
     page.wait_for_load_state("networkidle")
     assert page.url == base_url + "zh/how-to/log-shapes/"
     assert page.locator("html").get_attribute("lang") == "zh"
-    page.close()
-    assert not missing, f"requests that failed: {missing}"
+    assert not page.seen.missing, f"requests that failed: {page.seen.missing}"
